@@ -1,0 +1,110 @@
+"""Setting up a race (rules.md §1.1): the grid, each car's Heat, the Legends deck."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from . import legends
+from .explain import Explanation, N_, explain
+from .rules import Applied, settle
+from .state import LEGEND_COLOURS, PERSONAL_HEAT, CarState, Phase, RaceState
+from .track import Track
+
+MAX_HANDICAP = 2
+"""An experienced driver may start with 1 or 2 fewer Heat (the rulebook's suggestion)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CarEntry:
+    id: str
+    name: str = ""
+    legend: bool = False
+    handicap: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RaceSetup:
+    track: Track
+    cars: tuple[CarEntry, ...]
+    """In grid order: the first car is on pole."""
+    laps: int | None = None
+    seed: int = 0
+    legend_cards: tuple[int, ...] = ()
+    legend_bonus: int = 0
+    physical_legends_deck: bool = False
+    aggressive_legends: bool = True
+
+
+class SetupError(ValueError):
+    """A race that cannot be set up; the message says why."""
+
+    def __init__(self, why: Explanation) -> None:
+        super().__init__(why.text())
+        self.why = why
+
+
+def _problem(setup: RaceSetup) -> Explanation | None:
+    track = setup.track
+    if not setup.cars:
+        return explain(N_("A race needs at least one car."))
+    if len(setup.cars) > track.grid_size:
+        return explain(N_("{track} has {grid} grid spots, not {count}."),
+                       track=track.id, grid=track.grid_size, count=len(setup.cars))
+    seen: set[str] = set()
+    for entry in setup.cars:
+        if not entry.id:
+            return explain(N_("Every car needs an id."))
+        if entry.id in seen:
+            return explain(N_("Car {car} is on the grid twice."), car=entry.id)
+        seen.add(entry.id)
+        if entry.legend and entry.id not in LEGEND_COLOURS:
+            return explain(
+                N_("A Legend is one of the six Legend colours (black, blue, green, red, grey, "
+                   "yellow), not {car}."), car=entry.id)
+        if entry.handicap not in range(MAX_HANDICAP + 1) or (entry.legend and entry.handicap):
+            return explain(N_("Handicap for {car} must be 0, 1 or 2 Heat."), car=entry.id)
+    laps = setup.laps if setup.laps is not None else track.laps
+    if laps < 1:
+        return explain(N_("A race has at least 1 lap."))
+    for card in setup.legend_cards:
+        if card not in legends.LEGENDS_CARDS:
+            return explain(N_("Legends cards are numbered 1-10, not {card}."), card=card)
+    if setup.legend_bonus < 0:
+        return explain(N_("The Legends difficulty bonus cannot be negative."))
+    return None
+
+
+def start_race(setup: RaceSetup) -> Applied:
+    """The race before round 1: cars on the grid in 1st gear, Heat in their engines
+    (rules.md §1.1 steps 2-4; race-file.md grid convention: pole is the last space before the
+    line, Race Line spot; two cars per space)."""
+    problem = _problem(setup)
+    if problem is not None:
+        raise SetupError(problem)
+    track = setup.track
+    cars = []
+    for position, entry in enumerate(setup.cars):
+        engine = 0 if entry.legend else track.heat - entry.handicap
+        heat = 0 if entry.legend else track.heat + PERSONAL_HEAT - entry.handicap
+        cars.append(CarState(
+            id=entry.id, name=entry.name or entry.id, legend=entry.legend,
+            distance=-(position // 2), race_line=position % 2 == 0,
+            gear=0 if entry.legend else 1, engine=engine, heat=heat, handicap=entry.handicap,
+        ))
+    index = MappingProxyType({car.id: i for i, car in enumerate(cars)})
+    state = RaceState(
+        track=track,
+        laps=setup.laps if setup.laps is not None else track.laps,
+        seed=setup.seed,
+        cars=tuple(cars),
+        index=index,
+        round=0,
+        phase=Phase.PLANNING,
+        order=tuple(car.id for car in cars),
+        deck=legends.new_deck(
+            seed=setup.seed, listed=setup.legend_cards, bonus=setup.legend_bonus,
+            physical=setup.physical_legends_deck, aggressive=setup.aggressive_legends,
+        ),
+    )
+    return settle(state)

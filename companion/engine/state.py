@@ -1,0 +1,180 @@
+"""The race state: frozen values, replaced (never mutated) by every applied action."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from types import MappingProxyType
+
+from .track import Track
+
+LEGEND_COLOURS = ("black", "blue", "green", "red", "grey", "yellow")
+"""The six Legend colours: the columns of the Legends cards (race-file.md, rules.md §2.1)."""
+
+HAND_SIZE = 7
+"""Cards in hand after replenishing (rules.md §1.1 step 5, §1.11)."""
+
+PERSONAL_HEAT = 1
+"""The personal Heat card among the Starting Upgrades (rules.md §0): it is in the deck, not the
+engine, so a car owns the track's Heat plus one (race-file.md, ``cars.*.heat``)."""
+
+
+class Phase(Enum):
+    PLANNING = "planning"
+    """Steps 1-2: every human driver picks a gear, simultaneously and in any order."""
+    TURNS = "turns"
+    """Steps 3-9, car by car in race order."""
+    OVER = "over"
+    """Every car has finished."""
+
+
+class DeckMode(Enum):
+    VIRTUAL = "virtual"
+    """The app shuffles the Legends deck (seeded; listed cards first)."""
+    PHYSICAL = "physical"
+    """The table draws real Legends cards and enters each number."""
+
+
+class TurnStage(Enum):
+    """Where a human car is inside its turn (race-file.md, "Order inside a car's turn")."""
+
+    REVEAL = 0
+    MOVED = 1
+    ADRENALINE = 2
+    COOLDOWN = 3
+    BOOST = 4
+    SLIPSTREAM = 5
+
+
+@dataclass(frozen=True, slots=True)
+class CarState:
+    id: str
+    name: str
+    legend: bool
+    distance: int
+    """Progress along the race; see ``track.py`` (lap and space derive from it)."""
+    race_line: bool
+    gear: int
+    """1-4 for a human car; 0 for a Legend (reported as null)."""
+    engine: int
+    heat: int
+    handicap: int = 0
+    stress_taken: int = 0
+    spinouts: int = 0
+    on_track: bool = True
+    """False once the car has been moved to the podium (end of the round it finished in)."""
+    finished_place: int | None = None
+    finished_round: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_place is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    """The human car whose turn it is, between its reveal and the end of its turn."""
+
+    car: str
+    stage: TurnStage
+    start_distance: int
+    speed: int = 0
+    adrenaline_entitled: bool = False
+    adrenaline_used: bool = False
+    cards: tuple[int | str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LegendsDeck:
+    """The Legends deck (rules.md §2.1-2.2): one card per round, drawn when the first Legend acts."""
+
+    mode: DeckMode = DeckMode.VIRTUAL
+    listed: tuple[int, ...] = ()
+    """Cards pinned by a race file, drawn first, in order."""
+    listed_next: int = 0
+    shuffled: tuple[int, ...] = ()
+    """What is left of the current seeded shuffle."""
+    rng: int = 0
+    bonus: int = 0
+    """Difficulty: added to every Legend's straight-line number (rules.md §2.4)."""
+    aggressive: bool = True
+    """Aggressive Legends where the track marks chevrons (rules.md §2.2; option, default on)."""
+    drawn: tuple[int, ...] = ()
+    """Every card drawn so far, in order (exported so a replay is identical)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RaceState:
+    track: Track
+    laps: int
+    seed: int
+    cars: tuple[CarState, ...]
+    """In grid order, for the whole race."""
+    index: Mapping[str, int]
+    """Car id to its position in ``cars`` (shared, never changes)."""
+    round: int
+    """Rounds completed."""
+    phase: Phase
+    order: tuple[str, ...]
+    """Race order of the current round: the cars still racing when it began."""
+    planned: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    """Gears chosen so far in the planning phase (steps 1-2); applied when all are chosen."""
+    clogged: frozenset[str] = frozenset()
+    """Cars whose hand is full of Heat this round: they will not move (rules.md §1.5)."""
+    turn_index: int = 0
+    """Index in ``order`` of the car whose turn it is (TURNS phase)."""
+    turn: TurnState | None = None
+    legend_card: int | None = None
+    """This round's Legends card, once drawn."""
+    deck: LegendsDeck = field(default_factory=LegendsDeck)
+    results: tuple[tuple[str, int, int], ...] = ()
+    """Finished cars as ``(car, place, round)`` in finishing order."""
+
+    def car(self, car_id: str) -> CarState:
+        return self.cars[self.index[car_id]]
+
+    def with_car(self, car: CarState) -> RaceState:
+        cars = list(self.cars)
+        cars[self.index[car.id]] = car
+        return replace(self, cars=tuple(cars))
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def current_car(self) -> str | None:
+        if self.phase is not Phase.TURNS or self.turn_index >= len(self.order):
+            return None
+        return self.order[self.turn_index]
+
+    @property
+    def humans_to_plan(self) -> tuple[str, ...]:
+        """Human cars still racing that have not picked their gear this round."""
+        if self.phase is not Phase.PLANNING:
+            return ()
+        return tuple(
+            c for c in self.order if not self.car(c).legend and c not in self.planned
+        )
+
+    @property
+    def finish_distance(self) -> int:
+        return self.track.finish_distance(self.laps)
+
+    def lap(self, car: CarState) -> int:
+        return self.track.lap_of(car.distance)
+
+    def space(self, car: CarState) -> int:
+        return self.track.space_of(car.distance)
+
+    @property
+    def awaiting_legend_card(self) -> bool:
+        """True when the physical Legends deck must be drawn before play can go on."""
+        current = self.current_car
+        return (
+            current is not None
+            and self.car(current).legend
+            and self.legend_card is None
+            and self.deck.mode is DeckMode.PHYSICAL
+        )

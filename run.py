@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Set up what heat-companion needs, then run the app or the whole test suite.
+
+    python3 run.py          # the app (extra arguments go to `heat-companion`)
+    python3 run.py test     # every test (extra arguments go to pytest)
+
+Standard library only, so it works on a fresh Debian 12 / Raspberry Pi OS with nothing but
+python3. It installs the system libraries Kivy's window needs (and the tools the tests use) with
+apt-get when run as root or with password-less sudo, creates `.venv` (bootstrapping pip from PyPI
+when the system Python has no ensurepip), and installs the project into it when pyproject.toml
+changed. Then it hands over to the app or to pytest; pytest's "no tests collected" counts as a
+failure.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PY = VENV / "bin" / "python"
+STAMP = VENV / ".heat-companion-installed"
+
+# Debian package -> how to tell it is already there.
+APP_PACKAGES = {
+    "libgl1": lambda: ctypes.util.find_library("GL") is not None,
+    "libegl1": lambda: ctypes.util.find_library("EGL") is not None,
+    "libgles2": lambda: ctypes.util.find_library("GLESv2") is not None,
+    "libgl1-mesa-dri": lambda: any(
+        Path(p).exists() for p in ("/usr/lib/x86_64-linux-gnu/dri", "/usr/lib/aarch64-linux-gnu/dri")
+    ),
+    "libmtdev1": lambda: ctypes.util.find_library("mtdev") is not None,
+}
+TEST_PACKAGES = {
+    "shellcheck": lambda: shutil.which("shellcheck") is not None,
+    "systemd": lambda: shutil.which("systemd-analyze") is not None,
+}
+
+
+def say(text: str) -> None:
+    print(f"[run.py] {text}", file=sys.stderr, flush=True)
+
+
+def apt_install(packages: list[str]) -> None:
+    if not packages or not sys.platform.startswith("linux") or not shutil.which("apt-get"):
+        return
+    if os.geteuid() == 0:
+        prefix: list[str] = []
+    elif shutil.which("sudo") and subprocess.run(["sudo", "-n", "true"],
+                                                 capture_output=True).returncode == 0:
+        prefix = ["sudo", "-n"]
+    else:
+        say("missing system packages (install them with sudo apt-get install -y "
+            + " ".join(packages) + ")")
+        return
+    say("installing system packages: " + " ".join(packages))
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(prefix + ["apt-get", "update", "-q"], check=False, env=env,
+                   stdout=subprocess.DEVNULL)
+    result = subprocess.run(prefix + ["apt-get", "install", "-y", "-q", "--no-install-recommends",
+                                      *packages], env=env, stdout=subprocess.DEVNULL)
+    if result.returncode != 0:
+        say("apt-get could not install " + " ".join(packages))
+
+
+def bootstrap_pip() -> None:
+    """Install pip into a venv made --without-pip, from the pip wheel on PyPI."""
+    with urllib.request.urlopen("https://pypi.org/pypi/pip/json", timeout=60) as reply:
+        info = json.load(reply)
+    wheel = next(u for u in info["urls"] if u["filename"].endswith(".whl"))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / wheel["filename"]
+        with urllib.request.urlopen(wheel["url"], timeout=120) as reply:
+            data = reply.read()
+        if hashlib.sha256(data).hexdigest() != wheel["digests"]["sha256"]:
+            raise SystemExit("pip wheel download is corrupt; try again")
+        path.write_bytes(data)
+        subprocess.run([str(PY), str(path / "pip"), "install", "-q", str(path)], check=True)
+
+
+def ensure_venv() -> None:
+    if PY.exists():
+        return
+    say("creating .venv")
+    made = subprocess.run([sys.executable, "-m", "venv", str(VENV)], capture_output=True)
+    if made.returncode != 0:
+        # Debian's python3 without python3-venv has no ensurepip: try apt, else fetch pip.
+        apt_install(["python3-venv"])
+        shutil.rmtree(VENV, ignore_errors=True)
+        made = subprocess.run([sys.executable, "-m", "venv", str(VENV)], capture_output=True)
+        if made.returncode != 0:
+            shutil.rmtree(VENV, ignore_errors=True)
+            subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(VENV)], check=True)
+            bootstrap_pip()
+
+
+def ensure_project() -> None:
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == digest:
+        return
+    say("installing heat-companion and its dependencies into .venv")
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "-e", f"{ROOT}[test]"], check=True)
+    STAMP.write_text(digest)
+
+
+def main(argv: list[str]) -> int:
+    testing = bool(argv) and argv[0] == "test"
+    wanted = dict(APP_PACKAGES, **(TEST_PACKAGES if testing else {}))
+    apt_install([name for name, present in wanted.items() if not present()])
+    ensure_venv()
+    ensure_project()
+    os.chdir(ROOT)
+    if testing:
+        code = subprocess.run([str(PY), "-m", "pytest", *argv[1:]]).returncode
+        if code == 5:
+            say("pytest collected no tests: that is a failure")
+            return 1
+        return code
+    return subprocess.run([str(VENV / "bin" / "heat-companion"), *argv]).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
