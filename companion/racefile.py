@@ -27,6 +27,7 @@ from .engine import (
     RaceState,
     Rejection,
     Reveal,
+    RunRound,
     SetupError,
     Slipstream,
     play,
@@ -205,6 +206,9 @@ def play_round(state: RaceState, round_doc: Mapping[str, Mapping[str, Any]], r: 
     for car_id in state.order:
         if not state.car(car_id).legend and car_id not in round_doc:
             raise _say(r, car_id, "no inputs for this car (every human car still racing plays)")
+    if all(state.car(c).legend for c in state.order):
+        # No human car still racing: the round is `{}` and the Legends play it by themselves.
+        return _step(state, RunRound(), r, None)
     # Steps 1-2, simultaneous: every human picks a gear (or is clogged).
     for car_id in state.order:
         if car_id not in round_doc:
@@ -224,10 +228,10 @@ def play_round(state: RaceState, round_doc: Mapping[str, Mapping[str, Any]], r: 
         state = _step(state, ChooseGear(car_id, gear, clogged), r, car_id)
     # Steps 3-9, car by car in race order; Legends and clogged cars play themselves.
     while state.phase is Phase.TURNS and state.round < r:
-        car_id = state.current_car
-        assert car_id is not None and state.turn is not None
-        for action in _turn_actions(car_id, round_doc[car_id], r):
-            state = _step(state, action, r, car_id)
+        current = state.current_car
+        assert current is not None and state.turn is not None
+        for action in _turn_actions(current, round_doc[current], r):
+            state = _step(state, action, r, current)
     return state
 
 

@@ -17,6 +17,7 @@ from .actions import (
     EndTurn,
     LegendCard,
     Reveal,
+    RunRound,
     Slipstream,
     action_from_dict,
     action_to_dict,
@@ -49,7 +50,7 @@ __all__ = [
     "LEGEND_COLOURS", "STRESS", "Action", "ActionFormatError", "Adrenaline", "Applied", "Boost",
     "CarEntry", "CarState", "ChooseGear", "Cooldown", "Corner", "DeckMode", "EndTurn",
     "Explanation", "IllegalActionError", "LegendCard", "Outcome", "Phase", "RaceSetup",
-    "RaceState", "Rejection", "Reveal", "SetupError", "Slipstream", "Track", "TurnStage",
-    "TurnState", "action_from_dict", "action_to_dict", "apply", "cooldown_limit", "explain",
-    "play", "slipstream_partner", "start_race", "validate",
+    "RaceState", "Rejection", "Reveal", "RunRound", "SetupError", "Slipstream", "Track",
+    "TurnStage", "TurnState", "action_from_dict", "action_to_dict", "apply", "cooldown_limit",
+    "explain", "play", "slipstream_partner", "start_race", "validate",
 ]

@@ -86,6 +86,13 @@ class EndTurn:
 
 
 @dataclass(frozen=True, slots=True)
+class RunRound:
+    """Play a round in which no human car is still racing: the Legends move on their own."""
+
+    kind: ClassVar[str] = "legends_round"
+
+
+@dataclass(frozen=True, slots=True)
 class LegendCard:
     """The Legends card the table drew from its physical deck this round (1-10)."""
 
@@ -93,12 +100,16 @@ class LegendCard:
     card: int
 
 
-Action = ChooseGear | Reveal | Adrenaline | Cooldown | Boost | Slipstream | EndTurn | LegendCard
+Action = (
+    ChooseGear | Reveal | Adrenaline | Cooldown | Boost | Slipstream | EndTurn | LegendCard
+    | RunRound
+)
 
 _KINDS: dict[str, type[Any]] = {
     cls.kind: cls
     for cls in (
-        ChooseGear, Reveal, Adrenaline, Cooldown, Boost, Slipstream, EndTurn, LegendCard
+        ChooseGear, Reveal, Adrenaline, Cooldown, Boost, Slipstream, EndTurn, LegendCard,
+        RunRound,
     )
 }
 
@@ -106,7 +117,7 @@ _KINDS: dict[str, type[Any]] = {
 def action_to_dict(action: Action) -> dict[str, Any]:
     """A plain, JSON-ready dict: ``{"kind": ..., <fields>}``."""
     out: dict[str, Any] = {"kind": action.kind}
-    for name in action.__slots__:  # type: ignore[union-attr]
+    for name in action.__slots__:
         value = getattr(action, name)
         out[name] = list(value) if isinstance(value, tuple) else value
     return out

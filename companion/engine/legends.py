@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from . import rng
-from .explain import Explanation, N_, explain
+from .explain import N_, Explanation, explain
 from .state import DeckMode, LegendsDeck, RaceState
 from .track import Corner
 

@@ -24,9 +24,10 @@ from .actions import (
     EndTurn,
     LegendCard,
     Reveal,
+    RunRound,
     Slipstream,
 )
-from .explain import Explanation, N_, explain
+from .explain import N_, Explanation, explain
 from .placement import cars_beside_or_ahead, move_car, race_order_key
 from .state import HAND_SIZE, CarState, DeckMode, Phase, RaceState, TurnStage, TurnState
 
@@ -153,17 +154,17 @@ def _validate_gear(state: RaceState, action: ChooseGear) -> Rejection | None:
     return None
 
 
-def _deck_count_problem(
-    car_id: str, values: list[int], extra: str = ""
-) -> Rejection | None:
+def _deck_count_problem(car_id: str, values: list[int]) -> Rejection | None:
+    """A base deck holds three of each Basic value and one 0 and one 5 (rules.md §0); the cards
+    played, flipped for Stress and flipped for a Boost are all in play until step 9."""
     counts = Counter(values)
     for value, count in sorted(counts.items()):
         if count > COPIES_IN_DECK[value]:
             return _reject(
                 car_id,
                 N_("A deck has only {copies} card(s) of value {value}, but this turn shows "
-                   "{count}{extra}."),
-                copies=COPIES_IN_DECK[value], value=value, count=count, extra=extra,
+                   "{count}."),
+                copies=COPIES_IN_DECK[value], value=value, count=count,
             )
     return None
 
@@ -216,10 +217,15 @@ def _validate_reveal(state: RaceState, action: Reveal) -> Rejection | None:
     return _deck_count_problem(action.car, speeds + list(action.stress))
 
 
-def _validate_react(state: RaceState, action: Action, step: str, stage: TurnStage) -> (
-    Rejection | None
-):
-    car_id = getattr(action, "car")
+ReactAction = Adrenaline | Cooldown | Boost | Slipstream
+
+
+def _validate_react(
+    state: RaceState, action: ReactAction, step: str, stage: TurnStage
+) -> Rejection | None:
+    """Steps 4-6 come after the reveal and in race-file order (race-file.md "Order inside a
+    car's turn"): move, Adrenaline, Cooldown, Boost, Slipstream; each at most once."""
+    car_id = action.car
     problem = _check_turn(state, car_id, step)
     if problem is not None:
         return problem
@@ -301,7 +307,7 @@ def _validate(state: RaceState, action: Action) -> Rejection | None:
             return _reject(action.car, N_("Cannot boost: the engine is empty."))
         assert state.turn is not None
         shown = [v for v in state.turn.cards if isinstance(v, int)] + [action.value]
-        return _deck_count_problem(action.car, shown, extra="")
+        return _deck_count_problem(action.car, shown)
     if isinstance(action, Slipstream):
         problem = _validate_react(state, action, "slipstream", TurnStage.SLIPSTREAM)
         if problem is not None:
@@ -323,6 +329,11 @@ def _validate(state: RaceState, action: Action) -> Rejection | None:
         if problem is None and state.turn is not None and state.turn.stage is TurnStage.REVEAL:
             problem = _reject(action.car, N_("Reveal the cards before ending the turn."))
         return problem
+    if isinstance(action, RunRound):
+        if state.phase is not Phase.PLANNING or _humans_racing(state):
+            return _reject(None, N_("Only a round with no human car still racing plays by "
+                                    "itself."))
+        return None
     if isinstance(action, LegendCard):
         if not state.awaiting_legend_card:
             return _reject(None, N_("No Legends card is needed now."))
@@ -370,6 +381,10 @@ def _close_planning(state: RaceState, out: list[Outcome]) -> RaceState:
         state = state.with_car(replace(car, gear=gear))
     return replace(state, phase=Phase.TURNS, turn_index=0, turn=None,
                    planned=MappingProxyType({}))
+
+
+def _humans_racing(state: RaceState) -> bool:
+    return any(not state.car(c).legend for c in state.order)
 
 
 def _adrenaline_entitled(state: RaceState) -> bool:
@@ -431,8 +446,6 @@ def _end_round(state: RaceState, out: list[Outcome]) -> RaceState:
     )
     if not order:
         return replace(state, phase=Phase.OVER)
-    if all(c.legend for c in racing):
-        return replace(state, phase=Phase.TURNS)
     return replace(state, phase=Phase.PLANNING)
 
 
@@ -451,8 +464,8 @@ def _advance(state: RaceState, out: list[Outcome]) -> RaceState:
     """Play everything that needs no decision, until the table must act (or the race is over)."""
     for _ in range(100_000):
         if state.phase is Phase.PLANNING:
-            if state.humans_to_plan:
-                return state
+            if state.humans_to_plan or not _humans_racing(state):
+                return state  # gears to pick, or a Legends-only round to start (RunRound)
             state = _close_planning(state, out)
             continue
         if state.phase is Phase.OVER:
@@ -530,6 +543,8 @@ def _apply(state: RaceState, action: Action, out: list[Outcome]) -> RaceState:
         planned[action.car] = action.gear
         clogged = state.clogged | {action.car} if action.clogged else state.clogged - {action.car}
         return replace(state, planned=MappingProxyType(planned), clogged=clogged)
+    if isinstance(action, RunRound):
+        return replace(state, phase=Phase.TURNS, turn_index=0, turn=None)
     if isinstance(action, LegendCard):
         out.append(_out("legend_card", None, N_("Legends card {card} is drawn for this round."),
                         card=action.card))

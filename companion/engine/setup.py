@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from . import legends
-from .explain import Explanation, N_, explain
+from .explain import N_, Explanation, explain
 from .rules import Applied, settle
 from .state import LEGEND_COLOURS, PERSONAL_HEAT, CarState, Phase, RaceState
 from .track import Track

@@ -87,7 +87,7 @@ class TurnState:
 
 @dataclass(frozen=True, slots=True)
 class LegendsDeck:
-    """The Legends deck (rules.md §2.1-2.2): one card per round, drawn when the first Legend acts."""
+    """The Legends deck (rules.md §2.1-2.2): one card a round, drawn when the first Legend acts."""
 
     mode: DeckMode = DeckMode.VIRTUAL
     listed: tuple[int, ...] = ()

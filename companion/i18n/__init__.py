@@ -1,0 +1,68 @@
+"""Translations for the app: gettext catalogs for en, zh_TW and ko, switchable at run time.
+
+Kivy-free. Every player-facing string goes through :func:`_` (UI code) or is an engine template
+marked with ``N_`` (translated where it is shown, see :func:`render`). The catalogs live in
+``locale/<lang>/LC_MESSAGES/heat_companion.{po,mo}``; ``extract.py`` rebuilds the template from
+the sources and ``msgfmt.py`` compiles the ``.mo`` files kept in the repository.
+
+>>> set_language("en"); _("New race")
+'New race'
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Callable
+from pathlib import Path
+
+DOMAIN = "heat_companion"
+LOCALE_DIR = Path(__file__).with_name("locale")
+FONT_PATH = Path(__file__).with_name("fonts") / "HeatSans.ttf"
+LANGUAGES: dict[str, str] = {"en": "English", "zh_TW": "繁體中文", "ko": "한국어"}
+"""Language code -> its own name (shown untranslated in Settings)."""
+DEFAULT_LANGUAGE = "en"
+
+_current: gettext.NullTranslations = gettext.NullTranslations()
+_language = DEFAULT_LANGUAGE
+_listeners: list[Callable[[str], None]] = []
+
+
+def N_(message: str) -> str:  # noqa: N802 - the conventional gettext no-op marker
+    """Mark a string for extraction without translating it here."""
+    return message
+
+
+def translation(language: str) -> gettext.NullTranslations:
+    """The catalog for ``language`` (English = the msgids themselves)."""
+    if language == DEFAULT_LANGUAGE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[language])
+
+
+def set_language(language: str) -> None:
+    """Switch every later :func:`_` call to ``language`` and tell the listeners."""
+    global _current, _language
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r} (known: {', '.join(LANGUAGES)})")
+    _current = translation(language)
+    _language = language
+    for listener in list(_listeners):
+        listener(language)
+
+
+def language() -> str:
+    return _language
+
+
+def add_listener(listener: Callable[[str], None]) -> None:
+    _listeners.append(listener)
+
+
+def remove_listener(listener: Callable[[str], None]) -> None:
+    if listener in _listeners:
+        _listeners.remove(listener)
+
+
+def _(message: str) -> str:
+    """``message`` in the current language."""
+    return _current.gettext(message)
