@@ -34,7 +34,7 @@ from .rules import (
     slipstream_partner,
     validate,
 )
-from .setup import CarEntry, RaceSetup, SetupError, start_race
+from .setup import CarEntry, RaceSetup, SetupError, fill_grid, start_race
 from .state import (
     LEGEND_COLOURS,
     CarState,
@@ -52,5 +52,5 @@ __all__ = [
     "Explanation", "IllegalActionError", "LegendCard", "Outcome", "Phase", "RaceSetup",
     "RaceState", "Rejection", "Reveal", "RunRound", "SetupError", "Slipstream", "Track",
     "TurnStage", "TurnState", "action_from_dict", "action_to_dict", "apply", "cooldown_limit",
-    "explain", "play", "slipstream_partner", "start_race", "validate",
+    "explain", "fill_grid", "play", "slipstream_partner", "start_race", "validate",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from . import legends
+from . import legends, rng
 from .explain import N_, Explanation, explain
 from .rules import Applied, settle
 from .state import LEGEND_COLOURS, PERSONAL_HEAT, CarState, Phase, RaceState
@@ -108,3 +108,24 @@ def start_race(setup: RaceSetup) -> Applied:
         ),
     )
     return settle(state)
+
+
+def fill_grid(
+    humans: tuple[CarEntry, ...], legends_count: int, *, seed: int, shuffle: bool = True
+) -> tuple[CarEntry, ...]:
+    """The grid for a race with Legends (rules.md §2.4): the humans plus ``legends_count``
+    Legends in the colours the humans do not use; in a random order drawn from ``seed`` (BGA
+    shuffles humans and Legends together), or humans first in the given order then Legends.
+    Raises :class:`SetupError` when there are not enough free Legend colours."""
+    taken = {entry.id for entry in humans}
+    free = [colour for colour in LEGEND_COLOURS if colour not in taken]
+    if legends_count < 0 or legends_count > len(free):
+        raise SetupError(explain(
+            N_("Only {free} Legend colours are free, not {count}."),
+            free=len(free), count=legends_count,
+        ))
+    grid = humans + tuple(CarEntry(id=colour, legend=True) for colour in free[:legends_count])
+    if not shuffle:
+        return grid
+    order, _ = rng.shuffled(grid, rng.seed_state(seed))
+    return order

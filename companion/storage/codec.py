@@ -8,12 +8,14 @@ error, never silently ignored.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from typing import Any
 
 import tracks
 from companion.engine import (
+    Action,
     ActionFormatError,
     CarEntry,
     RaceSetup,
@@ -156,12 +158,9 @@ def _typed(where: str, value: Any, kind: type) -> Any:
     return value
 
 
-def setup_from_doc(doc: object, track: Track) -> RaceSetup:
-    """Inverse of :func:`setup_to_doc`; raises :class:`CodecError`."""
-    d = _keys("setup", doc, _SETUP_KEYS)
-    cars_raw = _typed("setup.cars", d["cars"], list)
+def _cars(cars_raw: object) -> tuple[CarEntry, ...]:
     cars = []
-    for i, raw in enumerate(cars_raw):
+    for i, raw in enumerate(_typed("setup.cars", cars_raw, list)):
         c = _keys(f"setup.cars[{i}]", raw, _CAR_KEYS)
         cars.append(CarEntry(
             id=_typed(f"setup.cars[{i}].id", c["id"], str),
@@ -169,13 +168,25 @@ def setup_from_doc(doc: object, track: Track) -> RaceSetup:
             legend=_typed(f"setup.cars[{i}].legend", c["legend"], bool),
             handicap=_typed(f"setup.cars[{i}].handicap", c["handicap"], int),
         ))
+    return tuple(cars)
+
+
+def setup_cars(doc: object) -> tuple[CarEntry, ...]:
+    """Just the cars of a stored setup (for listings); raises :class:`CodecError`."""
+    return _cars(_keys("setup", doc, _SETUP_KEYS)["cars"])
+
+
+def setup_from_doc(doc: object, track: Track) -> RaceSetup:
+    """Inverse of :func:`setup_to_doc`; raises :class:`CodecError`."""
+    d = _keys("setup", doc, _SETUP_KEYS)
+    cars = _cars(d["cars"])
     laps = d["laps"]
     if laps is not None:
         _typed("setup.laps", laps, int)
     cards = _typed("setup.legend_cards", d["legend_cards"], list)
     return RaceSetup(
         track=track,
-        cars=tuple(cars),
+        cars=cars,
         laps=laps,
         seed=_typed("setup.seed", d["seed"], int),
         legend_cards=tuple(_typed("setup.legend_cards[]", v, int) for v in cards),
@@ -204,17 +215,28 @@ def decode_event(kind: object, payload: object) -> Event:
         raise CodecError(f"unknown event kind {kind!r}") from None
     if not isinstance(payload, str):
         raise CodecError(f"payload must be JSON text, got {type(payload).__name__}")
-    try:
-        data = json.loads(payload)
-    except json.JSONDecodeError as error:
-        raise CodecError(f"payload is not JSON ({error.msg}): {payload[:80]!r}") from None
     if event_kind is not EventKind.INPUT:
-        if data != {}:
+        if _json(payload) != {}:
             raise CodecError(f"{event_kind.value} event: payload must be {{}}, got {payload!r}")
         return Event(event_kind)
+    return Event(event_kind, _action(payload))
+
+
+def _json(payload: str) -> Any:
+    try:
+        return json.loads(payload)
+    except json.JSONDecodeError as error:
+        raise CodecError(f"payload is not JSON ({error.msg}): {payload[:80]!r}") from None
+
+
+@functools.lru_cache(maxsize=4096)
+def _action(payload: str) -> Action:
+    """The action of an input payload. Cached: a race repeats the same few inputs (end of turn,
+    gear choices) and actions are frozen values, so sharing them is safe."""
+    data = _json(payload)
     if not isinstance(data, dict):
         raise CodecError(f"input payload must be an object, got {payload[:80]!r}")
     try:
-        return Event(event_kind, action_from_dict(data))
+        return action_from_dict(data)
     except (ActionFormatError, TypeError) as error:
         raise CodecError(f"input payload {payload[:80]!r}: {error}") from None

@@ -1,0 +1,272 @@
+"""The race log the app's controller uses: Kivy-free, one SQLite file, one object per race.
+
+>>> import tempfile, tracks
+>>> from pathlib import Path
+>>> from companion.engine import CarEntry, ChooseGear, RaceSetup
+>>> folder = Path(tempfile.mkdtemp())
+>>> with RaceLog(folder / "races.sqlite3") as log:
+...     setup = RaceSetup(track=tracks.load_track("usa"), cars=(CarEntry("red", "Ana"),))
+...     race = log.new_race(setup, created="2024-06-01T20:00:00+02:00")
+...     applied = race.submit(ChooseGear("red", 2))
+...     race.undo(), race.can_redo, len(race.actions())
+(True, True, 0)
+
+Every accepted input goes validate → apply → durable append (one transaction, committed before
+:meth:`RaceSession.submit` returns); a rejected input writes nothing. Undo and redo are events in
+the log too. In memory a session keeps the state after every effective input, so undo and redo
+cost nothing; the log is the source of truth when a race is opened again (a replay).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from . import racefile
+from .engine import Action, Applied, CarEntry, Outcome, RaceSetup, RaceState, Rejection
+from .storage import codec
+from .storage.db import EventLog, RaceRow, Summary
+from .storage.errors import CorruptLogError, StorageError
+from .storage.fold import Event, EventKind, FoldError, Timeline
+
+__all__ = ["RaceLog", "RaceSession", "RaceSummary"]
+
+
+@dataclass(frozen=True, slots=True)
+class RaceSummary:
+    """One line of the race list (read from the log's summary columns, no replay)."""
+
+    id: str
+    created: str
+    track_id: str
+    laps: int
+    cars: tuple[CarEntry, ...]
+    """In grid order."""
+    rounds: int
+    """Rounds completed."""
+    over: bool
+    results: tuple[tuple[str, int, int], ...]
+    """Finished cars as ``(car, place, round)``, like ``RaceState.results``."""
+
+    @property
+    def car_ids(self) -> tuple[str, ...]:
+        return tuple(car.id for car in self.cars)
+
+    @property
+    def status(self) -> str:
+        return "over" if self.over else "running"
+
+
+def _summary(state: RaceState) -> Summary:
+    return Summary(rounds=state.round, over=state.over, results=state.results)
+
+
+class RaceSession:
+    """One race being played: the current state, undo/redo, and the durable log behind them.
+
+    Use one session per race at a time; a second writer to the same race gets a
+    :class:`~companion.storage.WriteConflictError` on its next write.
+    """
+
+    def __init__(
+        self, log: EventLog, row: RaceRow, setup: RaceSetup, track_doc: codec.TrackDoc,
+        timeline: Timeline, events: int,
+    ) -> None:
+        self._log = log
+        self.race_id: str = row.id
+        self.created: str = row.created
+        self.setup: RaceSetup = setup
+        self.track_doc: codec.TrackDoc = track_doc
+        """The track as stored: a bundled id or an inline track object."""
+        self._timeline = timeline
+        self._events = events
+        self._written = row.summary
+
+    # --- reading ------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> RaceState:
+        """The current state."""
+        return self._timeline.current.state
+
+    @property
+    def last_outcomes(self) -> tuple[Outcome, ...]:
+        """What the input that led to the current state did (after an undo: the input now
+        last; at the start: what setting up did)."""
+        return self._timeline.current.outcomes
+
+    @property
+    def can_undo(self) -> bool:
+        return self._timeline.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self._timeline.can_redo
+
+    @property
+    def events_logged(self) -> int:
+        """Events in the log for this race (inputs, undos and redos): the last seq."""
+        return self._events
+
+    def actions(self) -> tuple[Action, ...]:
+        """The effective inputs, in order."""
+        return self._timeline.actions()
+
+    def export(self) -> dict[str, Any]:
+        """The race as a ``heat-race/1`` document (complete rounds only)."""
+        return racefile.export(self.setup, self.actions(), self.track_doc)
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def submit(self, action: Action) -> Applied | Rejection:
+        """Validate and apply ``action``; if the rules accept it, append it durably.
+
+        A :class:`Rejection` writes nothing and changes nothing.
+        :raises StorageError: the append failed; the session is unchanged.
+        """
+        result = self._timeline.try_input(action)
+        if isinstance(result, Rejection):
+            return result
+        self._append(Event(EventKind.INPUT, action), _summary(result.state))
+        self._timeline.push(action, result)
+        return result
+
+    def undo(self) -> bool:
+        """Undo the last effective input (logged as an event); False if there is none."""
+        if not self._timeline.undo():
+            return False
+        try:
+            self._append(Event(EventKind.UNDO), _summary(self.state))
+        except BaseException:
+            self._timeline.redo()
+            raise
+        return True
+
+    def redo(self) -> bool:
+        """Redo the last undone input (logged as an event); False if there is none."""
+        if not self._timeline.redo():
+            return False
+        try:
+            self._append(Event(EventKind.REDO), _summary(self.state))
+        except BaseException:
+            self._timeline.undo()
+            raise
+        return True
+
+    def _append(self, event: Event, summary: Summary) -> None:
+        changed = summary if summary != self._written else None
+        seq = self._events + 1
+        self._log.append(self.race_id, seq, event.kind.value, codec.event_payload(event), changed)
+        self._events = seq
+        self._written = summary
+
+
+class RaceLog:
+    """The file of every race played on this table. A context manager; :meth:`close` it."""
+
+    def __init__(self, path: Path) -> None:
+        self._log = EventLog(Path(path))
+
+    @property
+    def path(self) -> Path:
+        return self._log.path
+
+    def close(self) -> None:
+        self._log.close()
+
+    def __enter__(self) -> RaceLog:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def new_race(
+        self, setup: RaceSetup, *, track_doc: dict[str, Any] | str | None = None,
+        created: str | None = None, race_id: str | None = None,
+    ) -> RaceSession:
+        """Start and store a new race.
+
+        ``track_doc`` is how the track is stored and exported: a bundled id or an inline track
+        object that rebuilds ``setup.track``; by default the bundled id when the track is a
+        bundled one, else an inline object built from it. ``created`` defaults to the local time
+        now (ISO 8601). ``race_id`` defaults to 8 random hex digits.
+
+        :raises companion.engine.SetupError: the engine cannot set up this race.
+        :raises ValueError: ``track_doc`` does not describe ``setup.track``.
+        """
+        timeline = Timeline.start(setup)  # raises SetupError before anything is written
+        doc = codec.resolve_track_doc(setup.track, track_doc)
+        when = created if created is not None else datetime.now().astimezone().isoformat(
+            timespec="seconds")
+        for _ in range(100):
+            row = RaceRow(
+                id=race_id or secrets.token_hex(4), created=when, track=codec.dumps(doc),
+                setup=codec.dumps(codec.setup_to_doc(setup)), track_id=setup.track.id,
+                laps=timeline.current.state.laps, summary=Summary(),
+            )
+            if self._log.create_race(row):
+                return RaceSession(self._log, row, setup, doc, timeline, 0)
+            if race_id is not None:
+                raise StorageError(f"race {race_id!r} already exists")
+        raise StorageError("cannot find a free race id")  # pragma: no cover
+
+    def open_race(self, race_id: str) -> RaceSession:
+        """The race as its log replays.
+
+        :raises UnknownRaceError: no such race.
+        :raises CorruptLogError: a stored row cannot be read or replayed (names race and seq).
+        """
+        row = self._log.race(race_id)
+        try:
+            track_doc = json.loads(row.track)
+            setup = codec.setup_from_doc(json.loads(row.setup), codec.load_track_doc(track_doc))
+            timeline = Timeline.start(setup)
+        except (ValueError, TypeError) as error:
+            raise CorruptLogError(race_id, None, f"cannot read the setup: {error}") from error
+        seq = 0
+        for stored in self._log.events(race_id):
+            if stored.seq != seq + 1:
+                raise CorruptLogError(race_id, seq + 1, f"missing (the next stored seq is "
+                                                        f"{stored.seq})")
+            seq = stored.seq
+            try:
+                event = codec.decode_event(stored.kind, stored.payload)
+                timeline.apply(event, seq)
+            except (codec.CodecError, FoldError) as error:
+                raise CorruptLogError(race_id, seq, str(error)) from error
+            except Exception as error:  # an engine that cannot take a stored value
+                raise CorruptLogError(
+                    race_id, seq, f"cannot replay {stored.payload!r}: "
+                                  f"{type(error).__name__}: {error}") from error
+        return RaceSession(self._log, row, setup, track_doc, timeline, seq)
+
+    def races(self) -> list[RaceSummary]:
+        """Every stored race, most recently created first."""
+        out = []
+        for row in self._log.races():
+            try:
+                cars = codec.setup_cars(json.loads(row.setup))
+            except ValueError as error:
+                raise CorruptLogError(row.id, None, f"cannot read the setup: {error}") from error
+            s = row.summary
+            out.append(RaceSummary(
+                id=row.id, created=row.created, track_id=row.track_id, laps=row.laps, cars=cars,
+                rounds=s.rounds, over=s.over, results=s.results,
+            ))
+        return out
+
+    def unfinished_race(self) -> str | None:
+        """The id of the most recently created race that is not over (the app's "Continue")."""
+        return self._log.unfinished()
+
+    def delete_race(self, race_id: str) -> None:
+        """Remove a race and its events. :raises UnknownRaceError:"""
+        self._log.delete_race(race_id)
