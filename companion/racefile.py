@@ -35,11 +35,15 @@ from .engine import (
 )
 
 FORMAT = "heat-race/1"
+FORMAT_2 = "heat-race/2"
+"""``heat-race/1`` plus what it cannot say (docs/race-file-v2.md): ``legends.aggressive``."""
+FORMATS = (FORMAT, FORMAT_2)
 STATE_FORMAT = "heat-race-state/1"
 
 _TOP_KEYS = {"format", "track", "laps", "seed", "cars", "legends", "rounds"}
 _CAR_KEYS = {"id", "name", "legend", "handicap"}
 _LEGEND_KEYS = {"cards", "bonus"}
+_LEGEND_KEYS_2 = _LEGEND_KEYS | {"aggressive"}
 _INPUT_KEYS = {"gear", "cards", "stress", "clogged", "adrenaline", "cooldown", "boost",
                "slipstream"}
 
@@ -77,9 +81,11 @@ def _obj(where: str, value: object) -> Mapping[str, Any]:
 def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> RaceFile:
     """Check the shape of a ``heat-race/1`` document and build its setup."""
     doc = _obj("race file", data)
-    if doc.get("format") != FORMAT:
+    version = doc.get("format")
+    if version not in FORMATS:
         raise RaceFileError(
-            f"format: expected {FORMAT!r}, got {doc.get('format')!r} (unknown race-file format)"
+            f"format: expected {FORMAT!r} or {FORMAT_2!r}, got {version!r} "
+            "(unknown race-file format)"
         )
     _unknown("race file", doc, _TOP_KEYS)
     for key in ("track", "cars", "rounds"):
@@ -120,9 +126,12 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
             raise RaceFileError(f"cars[{i}].handicap: must be 1 or 2")
         cars.append(CarEntry(id=car_id, name=name, legend=legend, handicap=handicap))
     legend_doc = _obj("legends", doc.get("legends", {}))
-    _unknown("legends", legend_doc, _LEGEND_KEYS)
+    _unknown("legends", legend_doc, _LEGEND_KEYS if version == FORMAT else _LEGEND_KEYS_2)
     cards = legend_doc.get("cards", [])
     bonus = legend_doc.get("bonus", 0)
+    aggressive = legend_doc.get("aggressive", True)
+    if not isinstance(aggressive, bool):
+        raise RaceFileError("legends.aggressive: must be true or false")
     if not isinstance(cards, list) or not all(_is_int(c) and 1 <= c <= 10 for c in cards):
         raise RaceFileError("legends.cards: must be a list of Legends cards 1-10")
     if not _is_int(bonus) or bonus < 0:
@@ -139,7 +148,7 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
         rounds.append(round_doc)
     setup = RaceSetup(
         track=track, cars=tuple(cars), laps=laps, seed=seed, legend_cards=tuple(cards),
-        legend_bonus=bonus,
+        legend_bonus=bonus, aggressive_legends=aggressive,
     )
     return RaceFile(setup=setup, rounds=tuple(rounds))
 
@@ -281,7 +290,8 @@ def export(
     setup: RaceSetup, actions: Sequence[Action],
     track_doc: Mapping[str, Any] | str | None = None,
 ) -> dict[str, Any]:
-    """A ``heat-race/1`` document for the complete rounds of a logged race.
+    """A race file for the complete rounds of a logged race: ``heat-race/1`` when it can say
+    everything, else ``heat-race/2`` (Aggressive Legends turned off).
 
     Round boundaries come from replaying the actions (the engine knows when a round ends). The
     Legends cards actually drawn are written out, so a replay draws the same cards whatever the
@@ -303,7 +313,7 @@ def export(
             current = {}
             drawn = state.deck.drawn
     doc: dict[str, Any] = {
-        "format": FORMAT,
+        "format": FORMAT if setup.aggressive_legends else FORMAT_2,
         "track": track_doc if track_doc is not None else setup.track.id,
         "laps": state.laps,
         "seed": setup.seed,
@@ -311,6 +321,8 @@ def export(
     }
     if any(c.legend for c in setup.cars):
         doc["legends"] = {"cards": list(drawn), "bonus": setup.legend_bonus}
+        if not setup.aggressive_legends:
+            doc["legends"]["aggressive"] = False
     doc["rounds"] = rounds
     return doc
 

@@ -160,7 +160,10 @@ def test_export_of_a_finished_race(log: RaceLog) -> None:
     race = log.new_race(setup)
     racegen.drive(race, 5000, seed=2)
     assert race.state.over
-    final = list(racefile.replay(racefile.parse(race.export())))[-1]
+    exported = race.export()
+    assert exported["format"] == "heat-race/2"
+    assert exported["legends"]["aggressive"] is False
+    final = list(racefile.replay(racefile.parse(exported)))[-1]
     assert racefile.state_document(final) == racefile.state_document(race.state)
 
 
@@ -291,12 +294,14 @@ def test_close_is_idempotent(log_path: Path) -> None:
     log.close()
 
 
-@pytest.mark.xfail(strict=True, reason="heat-race/1 cannot say 'aggressive Legends off' yet: "
-                   "racefile.export/parse drop RaceSetup.aggressive_legends (lead's files)")
 def test_export_keeps_aggressive_legends_off(log: RaceLog) -> None:
+    """heat-race/1 cannot say "Aggressive Legends off", so such a race exports as heat-race/2."""
     setup = dataclasses.replace(racegen.setup(humans=2, legends=3, laps=2, seed=1,
                                               track="nederland"), aggressive_legends=False)
     race = log.new_race(setup)
     racegen.drive(race, 5000, seed=1)
-    final = list(racefile.replay(racefile.parse(race.export())))[-1]
+    exported = race.export()
+    assert exported["format"] == "heat-race/2"
+    assert exported["legends"]["aggressive"] is False
+    final = list(racefile.replay(racefile.parse(exported)))[-1]
     assert racefile.state_document(final) == racefile.state_document(race.state)
