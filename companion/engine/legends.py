@@ -102,18 +102,20 @@ def legend_move(state: RaceState, colour: str, distance: int, card: int) -> Lege
     number += state.deck.bonus
     line_at, corner = track.next_corner_line(distance)
     k = track.corner_number(corner)
-    if line_at >= state.finish_distance:
-        return LegendMove(
-            distance + number,
-            explain(
-                N_("Legends card {card}: {car} moves its number {number}; "
-                   "no corner before the finish line."),
-                card=card, car=colour, number=number,
-            ),
-        )
     spaces_to_line = line_at - distance
     in_zone = spaces_to_line < track.legend_zone_length(corner)
     if not in_zone:
+        # "B", the straight (rules.md §2.2): the zone is decided first, and the final-lap
+        # exception belongs to the straight only.
+        if line_at >= state.finish_distance:
+            return LegendMove(
+                distance + number,
+                explain(
+                    N_("Legends card {card}: {car} moves its number {number}; "
+                       "no corner before the finish line."),
+                    card=card, car=colour, number=number,
+                ),
+            )
         if distance + number <= line_at:
             return LegendMove(
                 distance + number,

@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from . import legends, rng
 from .explain import N_, Explanation, explain
+from .modules import EVENTS, NO_MODULES, WEATHER_START, RaceModules
 from .rules import Applied, settle
 from .state import LEGEND_COLOURS, PERSONAL_HEAT, CarState, Phase, RaceState
 from .track import Track
@@ -21,6 +22,8 @@ class CarEntry:
     name: str = ""
     legend: bool = False
     handicap: int = 0
+    mechanics: int = 0
+    """Consulting the mechanics (1966 event): +1 for +1 Heat & +1 Stress, -1 for -1 & -1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +37,7 @@ class RaceSetup:
     legend_bonus: int = 0
     physical_legends_deck: bool = False
     aggressive_legends: bool = True
+    modules: RaceModules = NO_MODULES
 
 
 class SetupError(ValueError):
@@ -64,8 +68,21 @@ def _problem(setup: RaceSetup) -> Explanation | None:
                    "yellow), not {car}."), car=entry.id)
         if entry.handicap not in range(MAX_HANDICAP + 1) or (entry.legend and entry.handicap):
             return explain(N_("Handicap for {car} must be 0, 1 or 2 Heat."), car=entry.id)
-    laps = setup.laps if setup.laps is not None else track.laps
-    if laps < 1:
+    modules = setup.modules
+    if modules.event is not None and modules.event not in EVENTS:
+        return explain(N_("There is no event called {event}."), event=modules.event)
+    lines = {c.line_after for c in track.corners}
+    for line in list(modules.road) + list(modules.press_corners):
+        if line not in lines:
+            return explain(N_("{track} has no corner after space {space}."),
+                           track=track.id, space=line)
+    event = modules.event_card
+    for entry in setup.cars:
+        if entry.mechanics not in (-1, 0, 1) or (entry.mechanics and entry.legend):
+            return explain(N_("The mechanics' choice for {car} is +1 or -1."), car=entry.id)
+        if entry.mechanics and (event is None or not event.choose_heat_and_stress):
+            return explain(N_("Only the Consulting the mechanics event offers that choice."))
+    if _laps(setup) < 1:
         return explain(N_("A race has at least 1 lap."))
     for card in setup.legend_cards:
         if card not in legends.LEGENDS_CARDS:
@@ -73,6 +90,45 @@ def _problem(setup: RaceSetup) -> Explanation | None:
     if setup.legend_bonus < 0:
         return explain(N_("The Legends difficulty bonus cannot be negative."))
     return None
+
+
+def _laps(setup: RaceSetup) -> int:
+    """The laps raced: the file's or app's explicit count, else the track's adjusted by the
+    event (Drivers' strike -1, Record crowds +1, Pressure cooker +1; rules.md §3.3)."""
+    if setup.laps is not None:
+        return setup.laps
+    event = setup.modules.event_card
+    return setup.track.laps + (event.laps if event is not None else 0)
+
+
+def _starting_car(setup: RaceSetup, entry: CarEntry, position: int) -> CarState:
+    """A car on the grid (rules.md §1.1): Heat in the engine, plus the personal Heat card in the
+    deck; Stress in the deck. Events, weather and the mechanics' choice adjust both (§3.3, §5)."""
+    track = setup.track
+    distance, race_line = -(position // 2), position % 2 == 0
+    if entry.legend:
+        return CarState(id=entry.id, name=entry.name or entry.id, legend=True,
+                        distance=distance, race_line=race_line, gear=0, engine=0, heat=0)
+    engine = track.heat - entry.handicap + entry.mechanics
+    stress = track.stress + entry.mechanics
+    event = setup.modules.event_card
+    if event is not None:
+        engine += event.engine_heat
+        stress += event.stress
+    engine = max(0, engine)
+    heat = engine + PERSONAL_HEAT
+    weather = setup.modules.weather
+    if weather is not None:
+        supply, out_of_engine, weather_stress = WEATHER_START[weather]
+        change = supply if supply >= 0 else -min(-supply, engine)
+        engine, heat = engine + change, heat + change
+        engine -= min(out_of_engine, engine)
+        stress += weather_stress
+    return CarState(
+        id=entry.id, name=entry.name or entry.id, legend=False, distance=distance,
+        race_line=race_line, gear=1, engine=engine, heat=heat, handicap=entry.handicap,
+        stress_in_deck=max(0, stress),
+    )
 
 
 def start_race(setup: RaceSetup) -> Applied:
@@ -83,29 +139,23 @@ def start_race(setup: RaceSetup) -> Applied:
     if problem is not None:
         raise SetupError(problem)
     track = setup.track
-    cars = []
-    for position, entry in enumerate(setup.cars):
-        engine = 0 if entry.legend else track.heat - entry.handicap
-        heat = 0 if entry.legend else track.heat + PERSONAL_HEAT - entry.handicap
-        cars.append(CarState(
-            id=entry.id, name=entry.name or entry.id, legend=entry.legend,
-            distance=-(position // 2), race_line=position % 2 == 0,
-            gear=0 if entry.legend else 1, engine=engine, heat=heat, handicap=entry.handicap,
-        ))
+    cars = [_starting_car(setup, entry, position) for position, entry in enumerate(setup.cars)]
     index = MappingProxyType({car.id: i for i, car in enumerate(cars)})
     state = RaceState(
         track=track,
-        laps=setup.laps if setup.laps is not None else track.laps,
+        laps=_laps(setup),
         seed=setup.seed,
         cars=tuple(cars),
         index=index,
         round=0,
-        phase=Phase.PLANNING,
+        phase=(Phase.TURNS if setup.modules.tournament and not all(c.legend for c in cars)
+               else Phase.PLANNING),
         order=tuple(car.id for car in cars),
         deck=legends.new_deck(
             seed=setup.seed, listed=setup.legend_cards, bonus=setup.legend_bonus,
             physical=setup.physical_legends_deck, aggressive=setup.aggressive_legends,
         ),
+        modules=setup.modules,
     )
     return settle(state)
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from types import MappingProxyType
 
+from .modules import NO_MODULES, RaceModules
 from .track import Track
 
 LEGEND_COLOURS = ("black", "blue", "green", "red", "grey", "yellow")
@@ -62,6 +63,12 @@ class CarState:
     handicap: int = 0
     stress_taken: int = 0
     spinouts: int = 0
+    stress_in_deck: int = 0
+    """Stress cards shuffled into the deck at the start (track, event, weather)."""
+    sponsors: int = 0
+    """Sponsorship cards earned this race (Championship, rules.md §3.4)."""
+    eliminated: bool = False
+    """Out of the race without a place (Title sponsor withdraws: a spin-out eliminates)."""
     on_track: bool = True
     """False once the car has been moved to the podium (end of the round it finished in)."""
     finished_place: int | None = None
@@ -70,6 +77,15 @@ class CarState:
     @property
     def finished(self) -> bool:
         return self.finished_place is not None
+
+    @property
+    def racing(self) -> bool:
+        return self.finished_place is None and not self.eliminated
+
+    @property
+    def stress_owned(self) -> int:
+        """Stress cards in this car's deck, hand and discard pile together."""
+        return self.stress_in_deck + self.stress_taken
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +99,12 @@ class TurnState:
     adrenaline_entitled: bool = False
     adrenaline_used: bool = False
     cards: tuple[int | str, ...] = ()
+    gear_set: bool = True
+    """False in tournament mode until the driver reveals the gear with the cards."""
+    slipstream_from: int | None = None
+    slipstream_to: int | None = None
+    ahead_at_start: frozenset[str] = frozenset()
+    """Cars ahead when the turn began (only kept when an event counts cars passed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +152,11 @@ class RaceState:
     deck: LegendsDeck = field(default_factory=LegendsDeck)
     results: tuple[tuple[str, int, int], ...] = ()
     """Finished cars as ``(car, place, round)`` in finishing order."""
+    modules: RaceModules = NO_MODULES
+    grandstand: int = 0
+    """Cars that have completed lap 1 so far (New grandstand event)."""
+    crowd: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
+    """Per lap, cars that crossed Corner Line B so far (The crowd goes wild event)."""
 
     def car(self, car_id: str) -> CarState:
         return self.cars[self.index[car_id]]

@@ -1,0 +1,204 @@
+"""A human car's turn, steps 3-9: reveal and move, Adrenaline, Cooldown, Boost, Slipstream, then
+the corner checks (rules.md §1.2-1.10; race-file.md "Order inside a car's turn")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import conditions, sponsorship
+from .actions import Adrenaline, Boost, ChooseGear, Cooldown, EndTurn, Reveal, Slipstream
+from .checks import shift_cost, slipstream_partner
+from .explain import N_
+from .outcomes import Outcome, said
+from .placement import move_car
+from .state import CarState, RaceState, TurnStage, TurnState
+
+TurnAction = ChooseGear | Reveal | Adrenaline | Cooldown | Boost | Slipstream | EndTurn
+
+
+def where(state: RaceState, car: CarState) -> dict[str, str | int]:
+    return {
+        "space": state.track.space_of(car.distance),
+        "spot": "Race Line" if car.race_line else "outside",
+    }
+
+
+def position_outcome(state: RaceState, car: CarState, target: int) -> Outcome:
+    """Where to put the car on the board, in words ("red to space 23, Race Line")."""
+    spot = where(state, car)
+    if car.distance != target:
+        return said("blocked", car.id,
+                    N_("Space {target} is full, so {car} goes to space {space}, {spot}."),
+                    target=state.track.space_of(target), car=car.id, **spot)
+    return said("position", car.id, N_("{car} to space {space}, {spot}."), car=car.id, **spot)
+
+
+def pay_for_shift(state: RaceState, car: CarState, gear: int, out: list[Outcome]) -> RaceState:
+    """Step 1: a two-gear shift costs 1 Heat; a downshift from a flooded space 1 more
+    (rules.md §1.2, §6)."""
+    cost = shift_cost(state, car, gear)
+    if cost:
+        out.append(said("shift", car.id,
+                        N_("{car} shifts from gear {old} to {new}: pay {cost} Heat."),
+                        car=car.id, old=car.gear, new=gear, cost=cost))
+    return state.with_car(replace(car, gear=gear, engine=car.engine - cost))
+
+
+def _moved(state: RaceState, car: CarState, target: int, out: list[Outcome]) -> RaceState:
+    moved = move_car(state, car, target)
+    state = state.with_car(moved)
+    out.append(position_outcome(state, moved, target))
+    return state
+
+
+def _check_corners(
+    state: RaceState, turn: TurnState, out: list[Outcome]
+) -> tuple[RaceState, bool]:
+    """Step 7 (rules.md §1.9-1.10): every Corner Line crossed this turn, in order, with Speed =
+    cards + Stress + Adrenaline + Boost (never Slipstream). Over the limit: pay the difference
+    (+1 on an overheat road token); unable to pay: pay all, spin out to the space before that
+    line, take Stress (1 in gear 1-2, 2 in gear 3-4), back to 1st gear; later lines are not
+    checked. Returns the state and whether the car spun out."""
+    car = state.car(turn.car)
+    speed = turn.speed
+    for line_at, corner in state.track.corner_lines_between(
+        turn.start_distance, car.distance, state.laps
+    ):
+        limit = conditions.corner_limit(state, corner)
+        owed = speed - limit
+        if owed > 0 and conditions.overheats(state, corner):
+            owed += 1
+        if owed <= 0:
+            out.append(said("corner", car.id,
+                            N_("Speed {speed} through a limit-{limit} corner: no Heat to pay."),
+                            speed=speed, limit=limit))
+            continue
+        if car.engine >= owed:
+            car = replace(car, engine=car.engine - owed)
+            state = state.with_car(car)
+            out.append(said("corner", car.id,
+                            N_("Speed {speed} through a limit-{limit} corner: pay {owed} Heat."),
+                            speed=speed, limit=limit, owed=owed))
+            continue
+        stress = 1 if car.gear <= 2 else 2
+        paid = car.engine
+        spun = move_car(state, replace(car, engine=0), line_at)
+        spun = replace(spun, gear=1, stress_taken=car.stress_taken + stress,
+                       spinouts=car.spinouts + 1)
+        state = state.with_car(spun)
+        out.append(said(
+            "spinout", car.id,
+            N_("Speed {speed} through a limit-{limit} corner needs {owed} Heat but the engine "
+               "has {paid}: {car} pays {paid}, spins out to space {space}, takes {stress} "
+               "Stress and drops to 1st gear."),
+            speed=speed, limit=limit, owed=owed, paid=paid, car=car.id,
+            space=state.track.space_of(spun.distance), stress=stress,
+        ))
+        return state, True
+    return state, False
+
+
+def _heat_lost_per_lap(state: RaceState, turn: TurnState, out: list[Outcome]) -> RaceState:
+    """Pressure cooker (1965 race 4): each lap completed while still racing removes 1 Heat from
+    the game, from the engine first, else from hand, discard pile or deck (rules.md §3.3).
+    Completing the final lap is finishing, not a lap raced under pressure."""
+    event = state.modules.event_card
+    if event is None or not event.heat_lost_per_lap:
+        return state
+    car = state.car(turn.car)
+    track = state.track
+    first, last = max(track.lap_of(turn.start_distance), 1), track.lap_of(car.distance)
+    for _lap in (lap for lap in range(first, last) if lap < state.laps):
+        for _ in range(event.heat_lost_per_lap):
+            if car.engine > 0:
+                car = replace(car, engine=car.engine - 1, heat=car.heat - 1)
+            elif car.heat > 0:
+                car = replace(car, heat=car.heat - 1)
+        out.append(said("heat_lost", car.id,
+                        N_("{car} completes a lap under pressure: 1 Heat leaves the game."),
+                        car=car.id))
+    return state.with_car(car)
+
+
+def _end_turn(state: RaceState, turn: TurnState, out: list[Outcome]) -> RaceState:
+    """Steps 7-9 and what modules add to the end of a turn."""
+    state, spun = _check_corners(state, turn, out)
+    car = state.car(turn.car)
+    event = state.modules.event_card
+    if spun and event is not None and event.spinout_eliminates:
+        out.append(said("eliminated", car.id,
+                        N_("{car} spins out and is eliminated (Title sponsor withdraws)."),
+                        car=car.id))
+        return state.with_car(replace(car, eliminated=True, on_track=False))
+    state = sponsorship.crowd_and_grandstand(state, car, turn.start_distance, out,
+                                             award=not spun)
+    if not spun:
+        slip = (
+            (turn.slipstream_from, turn.slipstream_to)
+            if turn.slipstream_from is not None and turn.slipstream_to is not None else None
+        )
+        state = sponsorship.award(state, car.id, turn.start_distance, turn.speed, slip,
+                                  turn.ahead_at_start, out)
+    return _heat_lost_per_lap(state, turn, out)
+
+
+def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> RaceState:
+    """Apply one validated input of the car whose turn it is."""
+    turn = state.turn
+    assert turn is not None
+    car = state.car(turn.car)
+    if isinstance(action, ChooseGear):  # tournament mode: the gear comes with the cards
+        state = pay_for_shift(state, car, action.gear, out)
+        state = replace(state, turn=replace(turn, gear_set=True))
+        if action.clogged:
+            state = replace(state, clogged=state.clogged | {car.id})
+        return state
+    if isinstance(action, Reveal):
+        speed = sum(v for v in action.cards if isinstance(v, int)) + sum(action.stress)
+        out.append(said("reveal", car.id, N_("{car} reveals speed {speed}."),
+                        car=car.id, speed=speed))
+        state = _moved(state, car, car.distance + speed, out)
+        return replace(state, turn=replace(turn, stage=TurnStage.MOVED, speed=speed,
+                                           cards=action.cards + action.stress))
+    if isinstance(action, Adrenaline):
+        out.append(said("adrenaline", car.id,
+                        N_("{car} is at the back: Adrenaline, 1 more space and +1 Speed."),
+                        car=car.id))
+        state = _moved(state, car, car.distance + 1, out)
+        return replace(state, turn=replace(turn, stage=TurnStage.ADRENALINE,
+                                           speed=turn.speed + 1, adrenaline_used=True))
+    if isinstance(action, Cooldown):
+        state = state.with_car(replace(car, engine=car.engine + action.amount))
+        out.append(said("cooldown", car.id,
+                        N_("{car} cools down: {amount} Heat back into the engine."),
+                        car=car.id, amount=action.amount))
+        return replace(state, turn=replace(turn, stage=TurnStage.COOLDOWN))
+    if isinstance(action, Boost):
+        if conditions.boost_is_free(state, car):
+            out.append(said("boost", car.id,
+                            N_("{car} boosts for free (road condition) and flips a {value}: "
+                               "+{value} Speed."), car=car.id, value=action.value))
+        else:
+            car = replace(car, engine=car.engine - 1)
+            out.append(said("boost", car.id,
+                            N_("{car} pays 1 Heat to boost and flips a {value}: +{value} "
+                               "Speed."), car=car.id, value=action.value))
+        state = _moved(state, car, car.distance + action.value, out)
+        return replace(state, turn=replace(turn, stage=TurnStage.BOOST,
+                                           speed=turn.speed + action.value,
+                                           cards=turn.cards + (action.value,)))
+    if isinstance(action, Slipstream):
+        partner = slipstream_partner(state, car)
+        spaces = conditions.slipstream_spaces(state, car)
+        assert partner is not None and spaces is not None
+        out.append(said("slipstream", car.id,
+                        N_("{car} slipstreams behind {other}: {spaces} more spaces, Speed "
+                           "unchanged."), car=car.id, other=partner.id, spaces=spaces))
+        state = _moved(state, car, car.distance + spaces, out)
+        return replace(state, turn=replace(turn, stage=TurnStage.SLIPSTREAM,
+                                           slipstream_from=car.distance,
+                                           slipstream_to=state.car(car.id).distance))
+    if isinstance(action, EndTurn):
+        state = _end_turn(state, turn, out)
+        return replace(state, turn=None, turn_index=state.turn_index + 1)
+    raise TypeError(f"not a turn action: {action!r}")

@@ -1,0 +1,198 @@
+"""Properties of random legal races (hypothesis).
+
+Each example draws a track (a small inline one or a bundled board), 1-6 cars of which some are
+Legends, and a driver (sensible, Heat-burning or random) that plays every human car from a
+simulated base deck (``strategies.py``): every input is one a real deck can produce, and the
+runner fails if ``validate`` rejects any of them. The runner also checks after every input that
+the Heat the simulated deck holds outside the engine equals ``heat - engine``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from strategies import RandomRace, random_races
+
+import tracks
+from companion import racefile
+from companion.engine import (
+    Action,
+    CarEntry,
+    ChooseGear,
+    RaceSetup,
+    RaceState,
+    Rejection,
+    RunRound,
+    Slipstream,
+    TurnStage,
+    play,
+    start_race,
+    validate,
+)
+
+SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def check_spots(state: RaceState) -> None:
+    """rules.md §1.3: two spots per space, one car per spot; finished cars leave the track at the
+    end of the round (§1.12)."""
+    on_track = [c for c in state.cars if c.on_track]
+    spots = Counter((state.track.space_of(c.distance), c.race_line) for c in on_track)
+    shared = [spot for spot, n in spots.items() if n > 1]
+    assert not shared, f"cars share a spot {shared}: {[(c.id, c.distance) for c in on_track]}"
+    per_space = Counter(state.track.space_of(c.distance) for c in on_track)
+    assert max(per_space.values(), default=0) <= 2
+
+
+def check_heat(start: RaceState, state: RaceState) -> None:
+    """race-file.md cars.*.heat: the Heat a car owns (base game: it never changes); the engine
+    holds between none and all of it."""
+    for car in state.cars:
+        if car.legend:
+            continue
+        assert car.heat == start.car(car.id).heat
+        assert 0 <= car.engine <= car.heat, (car.id, car.engine, car.heat)
+
+
+@SETTINGS
+@given(random_races(aggressive=None))
+def test_heat_is_conserved_and_the_engine_stays_in_range(race: RandomRace) -> None:
+    """rules.md §1.2-1.11: Heat only moves between engine, hand, deck and discard."""
+    start = start_race(race.setup).state
+    check_heat(start, start)
+    run = race.run(on_step=lambda before, action, after: check_heat(start, after))
+    assert run.final is not None
+    for car in run.final.cars:
+        if not car.legend:
+            assert car.heat == race.setup.track.heat + 1 - car.handicap
+
+
+@SETTINGS
+@given(random_races(aggressive=None))
+def test_no_two_cars_share_a_spot(race: RandomRace) -> None:
+    """rules.md §1.3: a car lands on a free spot (Race Line first) or the first free spot
+    behind; never on an occupied one, never three cars on a space."""
+    check_spots(start_race(race.setup).state)
+    run = race.run(on_step=lambda before, action, after: check_spots(after))
+    assert run.final is not None
+
+
+def play_ok(state: RaceState, action: Action) -> RaceState:
+    result = play(state, action)
+    assert not isinstance(result, Rejection), result.text()
+    return result.state
+
+
+def replay_actions(race: RandomRace, actions: list[Action]) -> list[dict[str, Any]]:
+    state = start_race(race.setup).state
+    docs = [racefile.state_document(state)]
+    for action in actions:
+        state = play_ok(state, action)
+        docs.append(racefile.state_document(state))
+    return docs
+
+
+@SETTINGS
+@given(random_races(aggressive=None))
+def test_replay_is_deterministic(race: RandomRace) -> None:
+    """The engine is pure (engine/__init__.py: no clock, no global random state): the same inputs
+    give the same states, input by input, however often they are replayed."""
+    run = race.run()
+    recorded = [racefile.state_document(s) for s in run.states]
+    assert replay_actions(race, run.actions) == recorded
+    assert replay_actions(race, run.actions) == recorded
+    doc = racefile.export(race.setup, run.actions, race.track_doc)
+    first = [racefile.state_document(s) for s in racefile.replay(racefile.parse(doc))]
+    second = [racefile.state_document(s) for s in racefile.replay(racefile.parse(doc))]
+    assert first == second
+
+
+@SETTINGS
+@given(random_races(aggressive=None))
+def test_export_replays_to_the_same_state_at_round_boundaries(race: RandomRace) -> None:
+    """racefile.export: "A heat-race/1 document for the complete rounds of a logged race";
+    replaying it must give the state the table had after every round (race-file.md)."""
+    run = race.run()
+    doc = racefile.export(race.setup, run.actions, race.track_doc)
+    assert len(doc["rounds"]) == len(run.round_states)
+    replayed = [racefile.state_document(s) for s in racefile.replay(racefile.parse(doc))]
+    assert replayed == [racefile.state_document(s) for s in run.round_states]
+    # The driver's own race file (inputs written by the table, not by export) replays the same.
+    ours = racefile.parse({**doc, "rounds": run.rounds})
+    assert [racefile.state_document(s) for s in racefile.replay(ours)] == replayed
+
+
+def test_export_keeps_aggressive_legends_off() -> None:
+    """RaceSetup.aggressive_legends (rules.md §2.2: an option, default on) changes where Legends
+    go, so an exported race must replay to the states the table had (docs/race-file-v2.md
+    ``legends.aggressive``). Nederland, card 1 (green 15/2): round 1 the Legend stops on 7
+    (diamond 2 before the line after 9); round 2 it is 3 spaces from the chevron corner. With the
+    option off it stops on 13, before the chicane's second line; with it on it would reach 14."""
+    setup = RaceSetup(
+        track=tracks.load_track("nederland"), cars=(CarEntry("green", legend=True),),
+        legend_cards=(1, 1), aggressive_legends=False,
+    )
+    state = start_race(setup).state
+    actions: list[Action] = [RunRound(), RunRound()]
+    table = []
+    for action in actions:
+        state = play_ok(state, action)
+        table.append(racefile.state_document(state))
+    assert [doc["cars"]["green"]["space"] for doc in table] == [7, 13]
+    doc = racefile.export(setup, actions)
+    assert doc["legends"]["aggressive"] is False
+    replayed = [racefile.state_document(s) for s in racefile.replay(racefile.parse(doc))]
+    assert replayed == table
+    on = racefile.parse({**doc, "legends": {"cards": [1, 1], "aggressive": True}})
+    assert [racefile.state_document(s)["cars"]["green"]["space"]
+            for s in racefile.replay(on)] == [7, 14]
+
+
+def check_slipstream_offer(state: RaceState) -> None:
+    """rules.md §1.8: a slipstream is allowed when another car is beside (same space) or on the
+    space directly in front, either spot; never across the finish line on the final lap; once,
+    after the move, Adrenaline, Cooldown and Boost (race-file.md order)."""
+    turn = state.turn
+    if turn is None or turn.stage in (TurnStage.REVEAL, TurnStage.SLIPSTREAM):
+        return
+    car = state.car(turn.car)
+    here = state.track.space_of(car.distance)
+    ahead = state.track.space_of(car.distance + 1)
+    partner = any(
+        other.on_track and other.id != car.id
+        and state.track.space_of(other.distance) in (here, ahead)
+        for other in state.cars
+    )
+    expected = partner and car.distance + 2 <= state.finish_distance
+    assert (validate(state, Slipstream(car.id)) is None) is expected
+
+
+@SETTINGS
+@given(random_races(aggressive=None))
+def test_slipstream_is_offered_exactly_when_the_rules_allow(race: RandomRace) -> None:
+    """rules.md §1.8, checked at every point of every human turn of the race."""
+    run = race.run(on_step=lambda before, action, after: check_slipstream_offer(after))
+    assert run.final is not None
+
+
+def test_clogged_on_a_flooded_space_counts_only_reachable_gears() -> None:
+    """rules.md §1.5: a hand is clogged when it "cannot reach the required number of non-Heat
+    cards for any gear you could legally shift to"; §6 flooded spaces (Japan): from one,
+    "shifting down costs +1 Heat (-1 gear: 1 Heat, -2 gears: 2 Heat)". The deck simulation of
+    the property tests reaches this hand: Japan with handicap 2 (6 Heat), on flooded space 40 in
+    4th gear with 1 Heat in the engine and the other 5 in a hand of 7. Gear 4 needs 4 cards,
+    gear 3 (1 Heat) needs 3, gear 2 would cost 2 Heat: only 2 cards can be played, so the hand
+    is clogged and the driver declares it in 3rd gear."""
+    setup = RaceSetup(track=tracks.load_track("japan"), cars=(CarEntry("red", handicap=2),))
+    state = start_race(setup).state
+    car = state.car("red")
+    assert 40 in state.track.flooded and car.heat == 6
+    state = state.with_car(replace(car, distance=40, gear=4, engine=1))
+    assert validate(state, ChooseGear("red", 2)) is not None  # 2 gears down: 2 Heat
+    assert validate(state, ChooseGear("red", 3)) is None
+    assert validate(state, ChooseGear("red", 3, clogged=True)) is None
