@@ -33,15 +33,22 @@ from .engine import (
     play,
     start_race,
 )
+from .engine.modules import NO_MODULES
+from .modules_doc import ModulesError, modules_doc, parse_modules, uses_modules
 
 FORMAT = "heat-race/1"
 FORMAT_2 = "heat-race/2"
 """``heat-race/1`` plus what it cannot say (docs/race-file-v2.md): ``legends.aggressive``."""
 FORMATS = (FORMAT, FORMAT_2)
 STATE_FORMAT = "heat-race-state/1"
+STATE_FORMAT_2 = "heat-race-state/2"
+"""``heat-race-state/1`` plus each car's ``sponsors`` and ``eliminated``; written for races that
+use modules (docs/race-file-v2.md)."""
 
 _TOP_KEYS = {"format", "track", "laps", "seed", "cars", "legends", "rounds"}
+_TOP_KEYS_2 = _TOP_KEYS | {"modules"}
 _CAR_KEYS = {"id", "name", "legend", "handicap"}
+_CAR_KEYS_2 = _CAR_KEYS | {"mechanics"}
 _LEGEND_KEYS = {"cards", "bonus"}
 _LEGEND_KEYS_2 = _LEGEND_KEYS | {"aggressive"}
 _INPUT_KEYS = {"gear", "cards", "stress", "clogged", "adrenaline", "cooldown", "boost",
@@ -87,7 +94,8 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
             f"format: expected {FORMAT!r} or {FORMAT_2!r}, got {version!r} "
             "(unknown race-file format)"
         )
-    _unknown("race file", doc, _TOP_KEYS)
+    v2 = version == FORMAT_2
+    _unknown("race file", doc, _TOP_KEYS_2 if v2 else _TOP_KEYS)
     for key in ("track", "cars", "rounds"):
         if key not in doc:
             raise RaceFileError(f"{key}: required")
@@ -113,7 +121,7 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
     cars = []
     for i, raw in enumerate(cars_raw):
         entry = _obj(f"cars[{i}]", raw)
-        _unknown(f"cars[{i}]", entry, _CAR_KEYS)
+        _unknown(f"cars[{i}]", entry, _CAR_KEYS_2 if v2 else _CAR_KEYS)
         car_id, name = entry.get("id"), entry.get("name", "")
         legend, handicap = entry.get("legend", False), entry.get("handicap", 0)
         if not isinstance(car_id, str) or not car_id:
@@ -124,7 +132,11 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
             raise RaceFileError(f"cars[{i}].legend: must be true or false")
         if not _is_int(handicap) or handicap not in (0, 1, 2):
             raise RaceFileError(f"cars[{i}].handicap: must be 1 or 2")
-        cars.append(CarEntry(id=car_id, name=name, legend=legend, handicap=handicap))
+        mechanics = entry.get("mechanics", 0)
+        if not _is_int(mechanics) or mechanics not in (-1, 0, 1):
+            raise RaceFileError(f"cars[{i}].mechanics: must be 1 or -1")
+        cars.append(CarEntry(id=car_id, name=name, legend=legend, handicap=handicap,
+                             mechanics=mechanics))
     legend_doc = _obj("legends", doc.get("legends", {}))
     _unknown("legends", legend_doc, _LEGEND_KEYS if version == FORMAT else _LEGEND_KEYS_2)
     cards = legend_doc.get("cards", [])
@@ -146,7 +158,12 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
             _unknown(f"round {r}, car {car_id}", _obj(f"round {r}, car {car_id}", inputs),
                      _INPUT_KEYS)
         rounds.append(round_doc)
+    try:
+        modules = parse_modules(doc["modules"], track) if "modules" in doc else NO_MODULES
+    except ModulesError as error:
+        raise RaceFileError(str(error)) from error
     setup = RaceSetup(
+        modules=modules,
         track=track, cars=tuple(cars), laps=laps, seed=seed, legend_cards=tuple(cards),
         legend_bonus=bonus, aggressive_legends=aggressive,
     )
@@ -256,7 +273,8 @@ def replay(race: RaceFile) -> Iterator[RaceState]:
 
 
 def state_document(state: RaceState) -> dict[str, Any]:
-    """A ``heat-race-state/1`` document."""
+    """A ``heat-race-state/1`` document (``/2`` for a race that uses modules)."""
+    v2 = uses_modules(state.modules)
     cars: dict[str, Any] = {}
     for car in state.cars:
         cars[car.id] = {
@@ -274,8 +292,11 @@ def state_document(state: RaceState) -> dict[str, Any]:
                 else {"place": car.finished_place, "round": car.finished_round}
             ),
         }
+        if v2:
+            cars[car.id]["sponsors"] = car.sponsors
+            cars[car.id]["eliminated"] = car.eliminated
     return {
-        "format": STATE_FORMAT,
+        "format": STATE_FORMAT_2 if v2 else STATE_FORMAT,
         "track": state.track.id,
         "laps": state.laps,
         "round": state.round,
@@ -313,12 +334,15 @@ def export(
             current = {}
             drawn = state.deck.drawn
     doc: dict[str, Any] = {
-        "format": FORMAT if setup.aggressive_legends else FORMAT_2,
+        "format": (FORMAT if setup.aggressive_legends and not uses_modules(setup.modules)
+                   and not any(c.mechanics for c in setup.cars) else FORMAT_2),
         "track": track_doc if track_doc is not None else setup.track.id,
         "laps": state.laps,
         "seed": setup.seed,
         "cars": [_car_doc(c) for c in setup.cars],
     }
+    if uses_modules(setup.modules):
+        doc["modules"] = modules_doc(setup.modules, setup.track)
     if any(c.legend for c in setup.cars):
         doc["legends"] = {"cards": list(drawn), "bonus": setup.legend_bonus}
         if not setup.aggressive_legends:
@@ -335,6 +359,8 @@ def _car_doc(car: CarEntry) -> dict[str, Any]:
         doc["legend"] = True
     if car.handicap:
         doc["handicap"] = car.handicap
+    if car.mechanics:
+        doc["mechanics"] = car.mechanics
     return doc
 
 
