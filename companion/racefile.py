@@ -229,36 +229,53 @@ def play_round(state: RaceState, round_doc: Mapping[str, Mapping[str, Any]], r: 
             raise _say(r, car_id, "a Legend: its moves come from the Legends cards")
         if car.finished:
             raise _say(r, car_id, "already finished, so it has no inputs")
+        if car.eliminated:
+            raise _say(r, car_id, "eliminated, so it has no inputs")
     for car_id in state.order:
         if not state.car(car_id).legend and car_id not in round_doc:
             raise _say(r, car_id, "no inputs for this car (every human car still racing plays)")
     if all(state.car(c).legend for c in state.order):
         # No human car still racing: the round is `{}` and the Legends play it by themselves.
         return _step(state, RunRound(), r, None)
-    # Steps 1-2, simultaneous: every human picks a gear (or is clogged).
-    for car_id in state.order:
-        if car_id not in round_doc:
-            continue
-        inputs = round_doc[car_id]
-        clogged = inputs.get("clogged", False)
-        if not isinstance(clogged, bool):
-            raise _say(r, car_id, "clogged: must be true or false")
-        if clogged:
-            extra = sorted(set(inputs) - {"gear", "clogged"})
-            if extra:
-                raise _say(r, car_id, f"{extra[0]}: a clogged car plays no cards and gets none "
-                                      "of steps 4-8")
-        gear = inputs.get("gear", state.car(car_id).gear)
-        if not _is_int(gear):
-            raise _say(r, car_id, "gear: must be 1-4")
-        state = _step(state, ChooseGear(car_id, gear, clogged), r, car_id)
-    # Steps 3-9, car by car in race order; Legends and clogged cars play themselves.
+    tournament = state.modules.tournament
+    if not tournament:
+        # Steps 1-2, simultaneous: every human picks a gear (or is clogged).
+        for car_id in state.order:
+            if car_id in round_doc:
+                state = _step(state, _gear_action(state, car_id, round_doc[car_id], r), r,
+                              car_id)
+    # Steps 3-9, car by car in race order; Legends and clogged cars play themselves. In the
+    # tournament variant each gear is revealed with the cards, at the car's turn.
     while state.phase is Phase.TURNS and state.round < r:
         current = state.current_car
         assert current is not None and state.turn is not None
-        for action in _turn_actions(current, round_doc[current], r):
+        inputs = round_doc[current]
+        if tournament:
+            gear_action = _gear_action(state, current, inputs, r)
+            state = _step(state, gear_action, r, current)
+            if gear_action.clogged:
+                continue
+        for action in _turn_actions(current, inputs, r):
             state = _step(state, action, r, current)
     return state
+
+
+def _gear_action(
+    state: RaceState, car_id: str, inputs: Mapping[str, Any], r: int
+) -> ChooseGear:
+    """Steps 1-2 of one car: its gear (omitted: unchanged), or a clogged hand."""
+    clogged = inputs.get("clogged", False)
+    if not isinstance(clogged, bool):
+        raise _say(r, car_id, "clogged: must be true or false")
+    if clogged:
+        extra = sorted(set(inputs) - {"gear", "clogged"})
+        if extra:
+            raise _say(r, car_id, f"{extra[0]}: a clogged car plays no cards and gets none "
+                                  "of steps 4-8")
+    gear = inputs.get("gear", state.car(car_id).gear)
+    if not _is_int(gear):
+        raise _say(r, car_id, "gear: must be 1-4")
+    return ChooseGear(car_id, gear, clogged)
 
 
 def replay(race: RaceFile) -> Iterator[RaceState]:
