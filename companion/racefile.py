@@ -15,6 +15,7 @@ import tracks
 
 from .engine import (
     STRESS,
+    Accelerate,
     Action,
     Adrenaline,
     Boost,
@@ -33,6 +34,7 @@ from .engine import (
     play,
     start_race,
 )
+from .engine.actions import ActionFormatError, CardValue, card_from_json, card_to_json
 from .engine.modules import NO_MODULES
 from .modules_doc import ModulesError, modules_doc, parse_modules, uses_modules
 
@@ -48,11 +50,12 @@ use modules (docs/race-file-v2.md)."""
 _TOP_KEYS = {"format", "track", "laps", "seed", "cars", "legends", "rounds"}
 _TOP_KEYS_2 = _TOP_KEYS | {"modules"}
 _CAR_KEYS = {"id", "name", "legend", "handicap"}
-_CAR_KEYS_2 = _CAR_KEYS | {"mechanics"}
+_CAR_KEYS_2 = _CAR_KEYS | {"mechanics", "upgrades", "sponsor_cards"}
 _LEGEND_KEYS = {"cards", "bonus"}
 _LEGEND_KEYS_2 = _LEGEND_KEYS | {"aggressive"}
 _INPUT_KEYS = {"gear", "cards", "stress", "clogged", "adrenaline", "cooldown", "boost",
                "slipstream"}
+_INPUT_KEYS_2 = _INPUT_KEYS | {"unpaid", "accelerate", "slipstream_extra"}
 
 
 class RaceFileError(ValueError):
@@ -135,8 +138,15 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
         mechanics = entry.get("mechanics", 0)
         if not _is_int(mechanics) or mechanics not in (-1, 0, 1):
             raise RaceFileError(f"cars[{i}].mechanics: must be 1 or -1")
+        upgrades = entry.get("upgrades", [])
+        if not isinstance(upgrades, list) or not all(isinstance(u, str) for u in upgrades):
+            raise RaceFileError(f"cars[{i}].upgrades: must be a list of upgrade card ids")
+        sponsor_cards = entry.get("sponsor_cards", 0)
+        if not _is_int(sponsor_cards) or sponsor_cards < 0:
+            raise RaceFileError(f"cars[{i}].sponsor_cards: must be a whole number")
         cars.append(CarEntry(id=car_id, name=name, legend=legend, handicap=handicap,
-                             mechanics=mechanics))
+                             mechanics=mechanics, upgrades=tuple(upgrades),
+                             sponsor_cards=sponsor_cards))
     legend_doc = _obj("legends", doc.get("legends", {}))
     _unknown("legends", legend_doc, _LEGEND_KEYS if version == FORMAT else _LEGEND_KEYS_2)
     cards = legend_doc.get("cards", [])
@@ -156,7 +166,11 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
         round_doc = _obj(f"round {r}", raw_round)
         for car_id, inputs in round_doc.items():
             _unknown(f"round {r}, car {car_id}", _obj(f"round {r}, car {car_id}", inputs),
-                     _INPUT_KEYS)
+                     _INPUT_KEYS_2 if v2 else _INPUT_KEYS)
+            played = inputs.get("cards")
+            if not v2 and isinstance(played, list) and any(isinstance(c, dict) for c in played):
+                raise RaceFileError(f"round {r}, car {car_id}: cards: upgrade and Sponsorship "
+                                    "cards need heat-race/2")
         rounds.append(round_doc)
     try:
         modules = parse_modules(doc["modules"], track) if "modules" in doc else NO_MODULES
@@ -178,21 +192,43 @@ def _say(r: int, car: str | None, rejection: Rejection | str) -> RaceFileError:
     return RaceFileError(f"{where}: {text}")
 
 
+def _cards(car: str, inputs: Mapping[str, Any], r: int) -> tuple[CardValue, ...]:
+    cards = inputs["cards"]
+    if not isinstance(cards, list):
+        raise _say(r, car, 'cards: must be a list of card values and "stress"')
+    out: list[CardValue] = []
+    for card in cards:
+        if card == STRESS or _is_int(card):
+            out.append(card)
+            continue
+        try:
+            parsed = card_from_json(card) if isinstance(card, dict) else None
+        except ActionFormatError:
+            parsed = None
+        if parsed is None:
+            raise _say(r, car, 'cards: must be a list of card values, "stress" and (in '
+                               'heat-race/2) {"upgrade": id} objects')
+        out.append(parsed)
+    return tuple(out)
+
+
 def _turn_actions(car: str, inputs: Mapping[str, Any], r: int) -> list[Action]:
     """The engine inputs of one car's turn, in race-file order: move, Adrenaline, Cooldown,
-    Boost, Slipstream, then the corner checks (race-file.md "Order inside a car's turn")."""
+    Boost, (Accelerate,) Slipstream, then the corner checks (race-file.md "Order inside a car's
+    turn"; docs/race-file-v2.md)."""
     if "cards" not in inputs:
         raise _say(r, car, "cards: required (or clogged: true)")
-    cards, stress = inputs["cards"], inputs.get("stress", [])
-    if not isinstance(cards, list) or not all(c == STRESS or _is_int(c) for c in cards):
-        raise _say(r, car, 'cards: must be a list of card values and "stress"')
+    stress, unpaid = inputs.get("stress", []), inputs.get("unpaid", [])
     if not isinstance(stress, list):
         raise _say(r, car, "stress: must be a list of Basic card values")
-    actions: list[Action] = [Reveal(car, tuple(cards), tuple(stress))]
-    adrenaline = inputs.get("adrenaline", False)
-    if not isinstance(adrenaline, bool):
-        raise _say(r, car, "adrenaline: must be true or false")
-    if adrenaline:
+    if not isinstance(unpaid, list):
+        raise _say(r, car, "unpaid: must be a list of Basic card values")
+    actions: list[Action] = [Reveal(car, _cards(car, inputs, r), tuple(stress), tuple(unpaid))]
+    flags = {key: inputs.get(key, False) for key in ("adrenaline", "accelerate", "slipstream")}
+    for key, value in flags.items():
+        if not isinstance(value, bool):
+            raise _say(r, car, f"{key}: must be true or false")
+    if flags["adrenaline"]:
         actions.append(Adrenaline(car))
     cooldown = inputs.get("cooldown", 0)
     if not _is_int(cooldown) or cooldown < 0:
@@ -201,11 +237,15 @@ def _turn_actions(car: str, inputs: Mapping[str, Any], r: int) -> list[Action]:
         actions.append(Cooldown(car, cooldown))
     if "boost" in inputs:
         actions.append(Boost(car, inputs["boost"]))
-    slipstream = inputs.get("slipstream", False)
-    if not isinstance(slipstream, bool):
-        raise _say(r, car, "slipstream: must be true or false")
-    if slipstream:
-        actions.append(Slipstream(car))
+    if flags["accelerate"]:
+        actions.append(Accelerate(car))
+    extra = inputs.get("slipstream_extra", 0)
+    if not _is_int(extra) or extra < 0:
+        raise _say(r, car, "slipstream_extra: must be a whole number of spaces")
+    if extra and not flags["slipstream"]:
+        raise _say(r, car, "slipstream_extra: only with slipstream: true")
+    if flags["slipstream"]:
+        actions.append(Slipstream(car, extra))
     actions.append(EndTurn(car))
     return actions
 
@@ -351,8 +391,7 @@ def export(
             current = {}
             drawn = state.deck.drawn
     doc: dict[str, Any] = {
-        "format": (FORMAT if setup.aggressive_legends and not uses_modules(setup.modules)
-                   and not any(c.mechanics for c in setup.cars) else FORMAT_2),
+        "format": FORMAT if _fits_version_1(setup) else FORMAT_2,
         "track": track_doc if track_doc is not None else setup.track.id,
         "laps": state.laps,
         "seed": setup.seed,
@@ -368,6 +407,11 @@ def export(
     return doc
 
 
+def _fits_version_1(setup: RaceSetup) -> bool:
+    return (setup.aggressive_legends and not uses_modules(setup.modules)
+            and not any(c.mechanics or c.upgrades or c.sponsor_cards for c in setup.cars))
+
+
 def _car_doc(car: CarEntry) -> dict[str, Any]:
     doc: dict[str, Any] = {"id": car.id}
     if car.name and car.name != car.id:
@@ -378,6 +422,10 @@ def _car_doc(car: CarEntry) -> dict[str, Any]:
         doc["handicap"] = car.handicap
     if car.mechanics:
         doc["mechanics"] = car.mechanics
+    if car.upgrades:
+        doc["upgrades"] = list(car.upgrades)
+    if car.sponsor_cards:
+        doc["sponsor_cards"] = car.sponsor_cards
     return doc
 
 
@@ -393,9 +441,13 @@ def _record(current: dict[str, dict[str, Any]], before: RaceState, action: Actio
             entry["clogged"] = True
     elif isinstance(action, Reveal):
         entry = current[action.car]
-        entry["cards"] = list(action.cards)
+        entry["cards"] = [card_to_json(card) for card in action.cards]
         if action.stress:
             entry["stress"] = list(action.stress)
+        if action.unpaid:
+            entry["unpaid"] = list(action.unpaid)
+    elif isinstance(action, Accelerate):
+        current[action.car]["accelerate"] = True
     elif isinstance(action, Adrenaline):
         current[action.car]["adrenaline"] = True
     elif isinstance(action, Cooldown):
@@ -404,3 +456,5 @@ def _record(current: dict[str, dict[str, Any]], before: RaceState, action: Actio
         current[action.car]["boost"] = action.value
     elif isinstance(action, Slipstream):
         current[action.car]["slipstream"] = True
+        if action.extra:
+            current[action.car]["slipstream_extra"] = action.extra

@@ -10,13 +10,52 @@ ends the turn, which checks the corners (7). Legends move by themselves.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
-CardValue = int | str
-"""An integer for a speed or upgrade card, ``"stress"`` for a Stress card (race-file.md)."""
-
 STRESS = "stress"
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    """A Garage upgrade or Sponsorship card played (rules.md §4.2, §3.4; heat-race/2).
+
+    ``value`` is the chosen speed of a card that offers a choice (Brakes); ``plus`` the Basic
+    card flipped for each of its "+" symbols."""
+
+    design: str
+    value: int | None = None
+    plus: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"upgrade": self.design}
+        if self.value is not None:
+            out["value"] = self.value
+        if self.plus:
+            out["plus"] = list(self.plus)
+        return out
+
+
+CardValue = int | str | Upgrade
+"""An integer for a Basic or Starting Upgrade card, ``"stress"`` for a Stress card
+(race-file.md), an :class:`Upgrade` for a Garage or Sponsorship card (heat-race/2)."""
+
+
+def card_to_json(card: CardValue) -> Any:
+    return card.to_dict() if isinstance(card, Upgrade) else card
+
+
+def card_from_json(data: Any) -> CardValue:
+    """Inverse of :func:`card_to_json`; shapes it cannot read raise :class:`ActionFormatError`."""
+    if isinstance(data, dict):
+        extra = set(data) - {"upgrade", "value", "plus"}
+        design, value, plus = data.get("upgrade"), data.get("value"), data.get("plus", [])
+        if extra or not isinstance(design, str) or not isinstance(plus, list):
+            raise ActionFormatError(f"not a card: {data!r}")
+        return Upgrade(design, value, tuple(plus))
+    if isinstance(data, (int, str)):
+        return data
+    raise ActionFormatError(f"not a card: {data!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +80,9 @@ class Reveal:
     car: str
     cards: tuple[CardValue, ...]
     stress: tuple[int, ...] = ()
+    unpaid: tuple[int, ...] = ()
+    """For each upgrade card whose Heat the engine cannot pay, the Basic card flipped for it:
+    it resolves as a Stress card instead (rules.md §1.5, BGA/Days of Wonder clarification)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +117,17 @@ class Slipstream:
 
     kind: ClassVar[str] = "slipstream"
     car: str
+    extra: int = 0
+    """Spaces added by the optional "Slipstream +N" symbols of the cards played (heat-race/2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accelerate:
+    """Use the Accelerate symbols: +N Speed and spaces for each "+" resolved this turn
+    (rules.md §4.1)."""
+
+    kind: ClassVar[str] = "accelerate"
+    car: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,15 +154,15 @@ class LegendCard:
 
 
 Action = (
-    ChooseGear | Reveal | Adrenaline | Cooldown | Boost | Slipstream | EndTurn | LegendCard
-    | RunRound
+    ChooseGear | Reveal | Adrenaline | Cooldown | Boost | Accelerate | Slipstream | EndTurn
+    | LegendCard | RunRound
 )
 
 _KINDS: dict[str, type[Any]] = {
     cls.kind: cls
     for cls in (
-        ChooseGear, Reveal, Adrenaline, Cooldown, Boost, Slipstream, EndTurn, LegendCard,
-        RunRound,
+        ChooseGear, Reveal, Adrenaline, Cooldown, Boost, Accelerate, Slipstream, EndTurn,
+        LegendCard, RunRound,
     )
 }
 
@@ -117,9 +170,11 @@ _KINDS: dict[str, type[Any]] = {
 def action_to_dict(action: Action) -> dict[str, Any]:
     """A plain, JSON-ready dict: ``{"kind": ..., <fields>}``."""
     out: dict[str, Any] = {"kind": action.kind}
-    for name in action.__slots__:
-        value = getattr(action, name)
-        out[name] = list(value) if isinstance(value, tuple) else value
+    for field in fields(action):
+        value = getattr(action, field.name)
+        if field.name == "cards":
+            value = [card_to_json(card) for card in value]
+        out[field.name] = list(value) if isinstance(value, tuple) else value
     return out
 
 
@@ -133,10 +188,14 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     cls = _KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ActionFormatError(f"unknown action kind {kind!r}")
-    fields = set(cls.__slots__)
+    known = {f.name for f in fields(cls)}
+    required = {f.name for f in fields(cls)
+                if f.default is MISSING and f.default_factory is MISSING}
     given = set(data) - {"kind"}
-    if given != fields:
-        raise ActionFormatError(f"{kind}: expected fields {sorted(fields)}, got {sorted(given)}")
+    if not required <= given <= known:
+        raise ActionFormatError(f"{kind}: expected fields {sorted(known)}, got {sorted(given)}")
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "kind"}
+    if "cards" in values:
+        values["cards"] = tuple(card_from_json(c) for c in values["cards"])
     action: Action = cls(**values)
     return action

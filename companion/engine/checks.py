@@ -12,6 +12,7 @@ from collections import Counter
 from . import conditions, legends
 from .actions import (
     STRESS,
+    Accelerate,
     Action,
     Adrenaline,
     Boost,
@@ -22,8 +23,11 @@ from .actions import (
     Reveal,
     RunRound,
     Slipstream,
+    Upgrade,
 )
+from .cards import evaluate, subset_sums
 from .explain import N_
+from .garage import DESIGNS
 from .outcomes import Rejection, reject
 from .placement import cars_beside_or_ahead, race_order_key
 from .state import CarState, Phase, RaceState, TurnStage
@@ -38,7 +42,7 @@ COPIES_IN_DECK = {0: 1, 1: 3, 2: 3, 3: 3, 4: 3, 5: 1}
 BASIC_VALUES = range(1, 5)
 """A Stress card or a Boost resolves to a Basic card, 1-4 (rules.md §1.4, §1.7)."""
 
-ReactAction = Adrenaline | Cooldown | Boost | Slipstream
+ReactAction = Adrenaline | Cooldown | Boost | Accelerate | Slipstream
 
 
 def is_int(value: object) -> bool:
@@ -164,8 +168,35 @@ def _deck_count_problem(car_id: str, values: list[int]) -> Rejection | None:
     return None
 
 
+def _validate_upgrade(state: RaceState, car: CarState, card: Upgrade) -> Rejection | None:
+    """An upgrade card (rules.md §4.2) must be in the car's deck, with a legal chosen value and
+    one flipped Basic card per "+" symbol; a Sponsorship card must be in hand (§3.4)."""
+    design = DESIGNS.get(card.design)
+    if design is None or design.heat_card:
+        return reject(car.id, N_("{design} is not a card that can be played."),
+                      design=card.design)
+    if design.sponsor and car.sponsor_cards < 1:
+        return reject(car.id, N_("{car} holds no Sponsorship card."), car=car.id)
+    if not design.sponsor and card.design not in car.upgrades:
+        return reject(car.id, N_("{design} is not among {car}'s upgrades."),
+                      design=card.design, car=car.id)
+    if design.choice and card.value not in design.speeds:
+        return reject(car.id, N_("{design} is played as one of its values, not {value}."),
+                      design=card.design, value=str(card.value))
+    if not design.choice and card.value not in (None, design.speeds[0]):
+        return reject(car.id, N_("{design} has speed {speed}, not {value}."),
+                      design=card.design, speed=design.speeds[0], value=str(card.value))
+    if len(card.plus) != design.plus or not all(
+        is_int(v) and v in BASIC_VALUES for v in card.plus
+    ):
+        return reject(car.id, N_("{design} has {count} \"+\" symbol(s): give a flipped Basic "
+                                 "card 1-4 for each."), design=card.design, count=design.plus)
+    return None
+
+
 def _validate_reveal(state: RaceState, action: Reveal) -> Rejection | None:
-    """Steps 2-3 (rules.md §1.2, §1.4; race-file.md ``cards``/``stress``)."""
+    """Steps 2-3 (rules.md §1.2, §1.4; race-file.md ``cards``/``stress``; upgrade and
+    Sponsorship cards in heat-race/2, rules.md §4.2, §3.4)."""
     problem = _check_turn(state, action.car, "reveal cards")
     if problem is not None:
         return problem
@@ -178,17 +209,29 @@ def _validate_reveal(state: RaceState, action: Reveal) -> Rejection | None:
     if len(action.cards) != car.gear:
         return reject(action.car, N_("Gear {gear} plays exactly {gear} cards, not {count}."),
                       gear=car.gear, count=len(action.cards))
-    speeds: list[int] = []
+    values = BASIC_VALUES if car.upgrades else CARD_VALUES
     stress_cards = 0
+    upgrades: list[str] = []
+    sponsors = 0
     for value in action.cards:
         if value == STRESS:
             stress_cards += 1
-        elif is_int(value) and value in CARD_VALUES:
-            assert isinstance(value, int)
-            speeds.append(value)
-        else:
-            return reject(action.car, N_("{value} is not a card: use 0-5 or Stress."),
+        elif isinstance(value, Upgrade):
+            problem = _validate_upgrade(state, car, value)
+            if problem is not None:
+                return problem
+            upgrades.append(value.design)
+            sponsors += 1 if DESIGNS[value.design].sponsor else 0
+        elif not (is_int(value) and value in values):
+            return reject(action.car, N_("{value} is not a card of this deck."),
                           value=str(value))
+    for design, count in Counter(upgrades).items():
+        if not DESIGNS[design].sponsor and count > car.upgrades.count(design):
+            return reject(action.car, N_("{car} has only {copies} {design} card(s)."),
+                          car=action.car, copies=car.upgrades.count(design), design=design)
+    if sponsors > car.sponsor_cards:
+        return reject(action.car, N_("{car} holds only {held} Sponsorship card(s)."),
+                      car=action.car, held=car.sponsor_cards)
     if len(action.stress) != stress_cards:
         return reject(
             action.car,
@@ -196,14 +239,22 @@ def _validate_reveal(state: RaceState, action: Reveal) -> Rejection | None:
                "not {given}."),
             count=stress_cards, given=len(action.stress),
         )
-    for flipped in action.stress:
+    for flipped in (*action.stress, *action.unpaid):
         if not is_int(flipped) or flipped not in BASIC_VALUES:
             return reject(action.car, N_("A Stress card resolves to a Basic card 1-4, not "
                                          "{value}."), value=str(flipped))
     if stress_cards > car.stress_owned:
         return reject(action.car, N_("{car} owns only {owned} Stress card(s), not {count}."),
                       car=action.car, owned=car.stress_owned, count=stress_cards)
-    return _deck_count_problem(action.car, speeds + list(action.stress))
+    play = evaluate(action, car.engine)
+    if len(action.unpaid) != play.unpaid:
+        return reject(
+            action.car,
+            N_("The engine cannot pay for {count} upgrade card(s): give a flipped Basic card "
+               "for each (they resolve as Stress), not {given}."),
+            count=play.unpaid, given=len(action.unpaid),
+        )
+    return _deck_count_problem(action.car, list(play.basic_shown))
 
 
 def _validate_react(
@@ -221,7 +272,7 @@ def _validate_react(
     if turn.stage.value >= stage.value:
         return reject(
             action.car, N_("Cannot {step} now: a car's turn goes move, Adrenaline, Cooldown, "
-                           "Boost, Slipstream, and that step has passed."),
+                           "Boost, Accelerate, Slipstream, and that step has passed."),
             step=step,
         )
     return None
@@ -230,12 +281,14 @@ def _validate_react(
 def cooldown_limit(state: RaceState, car: CarState) -> int:
     """Cooldown available (rules.md §1.7, race-file.md ``cooldown``): the gear's Cooldown, plus 1
     with Adrenaline entitlement, never more Heat than is outside the engine. Weather sectors
-    forbid it or add 1 (rules.md §5)."""
+    forbid it or add 1 (rules.md §5); upgrade cards add their Cooldown and Super cool (§4.1; both
+    return Heat to the engine, and the engine does not tell hand from discard pile)."""
     if not conditions.cooldown_allowed(state, car):
         return 0
     turn = state.turn
     bonus = 1 if turn is not None and turn.adrenaline_entitled else 0
     bonus += conditions.cooldown_bonus(state, car)
+    bonus += turn.card_cooldown if turn is not None else 0
     return min(COOLDOWN_BY_GEAR[car.gear] + bonus, car.heat - car.engine)
 
 
@@ -260,6 +313,13 @@ def _validate_slipstream(state: RaceState, action: Slipstream) -> Rejection | No
     if spaces is None:
         return reject(action.car, N_("Cannot slipstream here: the event or this sector's "
                                      "weather forbids it."))
+    assert state.turn is not None
+    if not is_int(action.extra) or action.extra not in subset_sums(
+        state.turn.slipstream_bonuses
+    ):
+        return reject(action.car, N_("The cards played do not add {extra} slipstream "
+                                     "spaces."), extra=str(action.extra))
+    spaces += action.extra
     if car.distance + spaces > state.finish_distance:
         return reject(action.car, N_("Cannot slipstream across the finish line on the final "
                                      "lap."))
@@ -331,6 +391,14 @@ def validate(state: RaceState, action: Action) -> Rejection | None:
         return _validate_boost(state, action)
     if isinstance(action, Slipstream):
         return _validate_slipstream(state, action)
+    if isinstance(action, Accelerate):
+        problem = _validate_react(state, action, "accelerate", TurnStage.ACCELERATE)
+        if problem is None and state.turn is not None and not (
+            state.turn.accelerate and state.turn.plus_resolved
+        ):
+            problem = reject(action.car, N_("Nothing to accelerate: no Accelerate symbol, or no "
+                                            "\"+\" resolved this turn."))
+        return problem
     if isinstance(action, EndTurn):
         problem = _check_turn(state, action.car, "end the turn")
         if problem is None and state.turn is not None and state.turn.stage is TurnStage.REVEAL:

@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from . import legends, rng
 from .explain import N_, Explanation, explain
+from .garage import DESIGNS
 from .modules import EVENTS, NO_MODULES, WEATHER_START, RaceModules
 from .rules import Applied, settle
 from .state import LEGEND_COLOURS, PERSONAL_HEAT, CarState, Phase, RaceState
@@ -24,6 +25,11 @@ class CarEntry:
     handicap: int = 0
     mechanics: int = 0
     """Consulting the mechanics (1966 event): +1 for +1 Heat & +1 Stress, -1 for -1 & -1."""
+    upgrades: tuple[str, ...] = ()
+    """Garage upgrade cards by design id (rules.md §4); with upgrades the Starting Upgrades
+    (0, 5, personal Heat) are not used."""
+    sponsor_cards: int = 0
+    """Sponsorship cards in hand at the start (drawn for the race, or kept from earlier)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +88,13 @@ def _problem(setup: RaceSetup) -> Explanation | None:
             return explain(N_("The mechanics' choice for {car} is +1 or -1."), car=entry.id)
         if entry.mechanics and (event is None or not event.choose_heat_and_stress):
             return explain(N_("Only the Consulting the mechanics event offers that choice."))
+        for design in entry.upgrades:
+            if design not in DESIGNS or DESIGNS[design].sponsor:
+                return explain(N_("{design} is not a Garage upgrade card."), design=design)
+        if entry.legend and (entry.upgrades or entry.sponsor_cards):
+            return explain(N_("Legends have no cards."))
+        if entry.sponsor_cards < 0:
+            return explain(N_("Sponsorship cards cannot be fewer than 0."))
     if _laps(setup) < 1:
         return explain(N_("A race has at least 1 lap."))
     for card in setup.legend_cards:
@@ -116,7 +129,9 @@ def _starting_car(setup: RaceSetup, entry: CarEntry, position: int) -> CarState:
         engine += event.engine_heat
         stress += event.stress
     engine = max(0, engine)
-    heat = engine + PERSONAL_HEAT
+    # The personal Heat card is a Starting Upgrade: not in a Garage deck (rules.md §4.1).
+    heat = engine + (0 if entry.upgrades else PERSONAL_HEAT)
+    heat += sum(1 for design in entry.upgrades if DESIGNS[design].heat_card)
     weather = setup.modules.weather
     if weather is not None:
         supply, out_of_engine, weather_stress = WEATHER_START[weather]
@@ -127,7 +142,8 @@ def _starting_car(setup: RaceSetup, entry: CarEntry, position: int) -> CarState:
     return CarState(
         id=entry.id, name=entry.name or entry.id, legend=False, distance=distance,
         race_line=race_line, gear=1, engine=engine, heat=heat, handicap=entry.handicap,
-        stress_in_deck=max(0, stress),
+        stress_in_deck=max(0, stress), upgrades=entry.upgrades,
+        sponsor_cards=entry.sponsor_cards,
     )
 
 

@@ -45,7 +45,8 @@ class TurnStage(Enum):
     ADRENALINE = 2
     COOLDOWN = 3
     BOOST = 4
-    SLIPSTREAM = 5
+    ACCELERATE = 5
+    SLIPSTREAM = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,10 @@ class CarState:
     """Sponsorship cards earned this race (Championship, rules.md §3.4)."""
     eliminated: bool = False
     """Out of the race without a place (Title sponsor withdraws: a spin-out eliminates)."""
+    upgrades: tuple[str, ...] = ()
+    """Garage upgrade cards in this car's deck, by design id (rules.md §4)."""
+    sponsor_cards: int = 0
+    """Sponsorship cards the car holds (drawn before the race, earned, not yet played)."""
     on_track: bool = True
     """False once the car has been moved to the podium (end of the round it finished in)."""
     finished_place: int | None = None
@@ -98,13 +103,24 @@ class TurnState:
     speed: int = 0
     adrenaline_entitled: bool = False
     adrenaline_used: bool = False
-    cards: tuple[int | str, ...] = ()
+    cards: tuple[int, ...] = ()
+    """Every Basic-card value in play this turn (for the three-copies check)."""
     gear_set: bool = True
     """False in tournament mode until the driver reveals the gear with the cards."""
     slipstream_from: int | None = None
     slipstream_to: int | None = None
     ahead_at_start: frozenset[str] = frozenset()
     """Cars ahead when the turn began (only kept when an event counts cars passed)."""
+    card_cooldown: int = 0
+    """Cooldown and Super cool from the upgrade cards played (and paid for)."""
+    slipstream_bonuses: tuple[int, ...] = ()
+    """Optional "Slipstream +N" symbols of the cards played."""
+    limit_adjust: int = 0
+    """Speed-limit adjustment of the cards played, for every corner this turn."""
+    accelerate: int = 0
+    """Accelerate: Speed per "+" resolved this turn."""
+    plus_resolved: int = 0
+    """"+" symbols resolved this turn (upgrade cards and Boost)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,14 +6,26 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import conditions, sponsorship
-from .actions import Adrenaline, Boost, ChooseGear, Cooldown, EndTurn, Reveal, Slipstream
+from .actions import (
+    Accelerate,
+    Adrenaline,
+    Boost,
+    ChooseGear,
+    Cooldown,
+    EndTurn,
+    Reveal,
+    Slipstream,
+)
+from .cards import evaluate
 from .checks import shift_cost, slipstream_partner
 from .explain import N_
 from .outcomes import Outcome, said
 from .placement import move_car
 from .state import CarState, RaceState, TurnStage, TurnState
 
-TurnAction = ChooseGear | Reveal | Adrenaline | Cooldown | Boost | Slipstream | EndTurn
+TurnAction = (
+    ChooseGear | Reveal | Adrenaline | Cooldown | Boost | Accelerate | Slipstream | EndTurn
+)
 
 
 def where(state: RaceState, car: CarState) -> dict[str, str | int]:
@@ -64,7 +76,7 @@ def _check_corners(
     for line_at, corner in state.track.corner_lines_between(
         turn.start_distance, car.distance, state.laps
     ):
-        limit = conditions.corner_limit(state, corner)
+        limit = conditions.corner_limit(state, corner) + turn.limit_adjust
         owed = speed - limit
         if owed > 0 and conditions.overheats(state, corner):
             owed += 1
@@ -154,12 +166,27 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
             state = replace(state, clogged=state.clogged | {car.id})
         return state
     if isinstance(action, Reveal):
-        speed = sum(v for v in action.cards if isinstance(v, int)) + sum(action.stress)
+        play = evaluate(action, car.engine)
+        speed = play.speed
         out.append(said("reveal", car.id, N_("{car} reveals speed {speed}."),
                         car=car.id, speed=speed))
+        if play.heat_paid:
+            out.append(said("card_heat", car.id,
+                            N_("{car} pays {heat} Heat for its upgrade cards."),
+                            car=car.id, heat=play.heat_paid))
+        if play.unpaid:
+            out.append(said("card_unpaid", car.id,
+                            N_("{car} cannot pay for {count} upgrade card(s): each resolves as "
+                               "a Stress card."), car=car.id, count=play.unpaid))
+        car = replace(car, engine=car.engine - play.heat_paid,
+                      sponsor_cards=car.sponsor_cards - play.sponsors_used)
         state = _moved(state, car, car.distance + speed, out)
-        return replace(state, turn=replace(turn, stage=TurnStage.MOVED, speed=speed,
-                                           cards=action.cards + action.stress))
+        return replace(state, turn=replace(
+            turn, stage=TurnStage.MOVED, speed=speed, cards=play.basic_shown,
+            card_cooldown=play.cooldown, slipstream_bonuses=play.slipstream_bonuses,
+            limit_adjust=play.limit_adjust, accelerate=play.accelerate,
+            plus_resolved=play.plus,
+        ))
     if isinstance(action, Adrenaline):
         out.append(said("adrenaline", car.id,
                         N_("{car} is at the back: Adrenaline, 1 more space and +1 Speed."),
@@ -186,11 +213,21 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
         state = _moved(state, car, car.distance + action.value, out)
         return replace(state, turn=replace(turn, stage=TurnStage.BOOST,
                                            speed=turn.speed + action.value,
-                                           cards=turn.cards + (action.value,)))
+                                           cards=turn.cards + (action.value,),
+                                           plus_resolved=turn.plus_resolved + 1))
+    if isinstance(action, Accelerate):
+        gain = turn.accelerate * turn.plus_resolved
+        out.append(said("accelerate", car.id,
+                        N_("{car} accelerates: +{gain} Speed for {count} \"+\" resolved."),
+                        car=car.id, gain=gain, count=turn.plus_resolved))
+        state = _moved(state, car, car.distance + gain, out)
+        return replace(state, turn=replace(turn, stage=TurnStage.ACCELERATE,
+                                           speed=turn.speed + gain))
     if isinstance(action, Slipstream):
         partner = slipstream_partner(state, car)
-        spaces = conditions.slipstream_spaces(state, car)
-        assert partner is not None and spaces is not None
+        base = conditions.slipstream_spaces(state, car)
+        assert partner is not None and base is not None
+        spaces = base + action.extra
         out.append(said("slipstream", car.id,
                         N_("{car} slipstreams behind {other}: {spaces} more spaces, Speed "
                            "unchanged."), car=car.id, other=partner.id, spaces=spaces))

@@ -1,0 +1,258 @@
+"""Garage upgrade and Sponsorship cards (rules.md §4.1-4.2, §3.4; heat-race/2).
+
+The expected effect of every design is written out here from the rules.md §4.2 list, separately
+from the engine's own table, and each design is then played through the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import tracks
+from companion import racefile
+from companion.engine import (
+    Accelerate,
+    Boost,
+    CarEntry,
+    ChooseGear,
+    EndTurn,
+    RaceSetup,
+    RaceState,
+    Rejection,
+    Reveal,
+    Slipstream,
+    Upgrade,
+    cooldown_limit,
+    play,
+    start_race,
+    validate,
+)
+from companion.engine.garage import DESIGNS
+
+# design -> (speed or choices, "+", heat, cooldown+super cool, slipstream, limit, accelerate),
+# transcribed from rules.md §4.2 (Basic, Advanced) and §3.4 (Sponsorship cards).
+EXPECTED: dict[str, tuple[tuple[int, ...], int, int, int, int, int, int]] = {
+    "4wd-4": ((4,), 1, 0, 0, 0, 0, 0),
+    "4wd-0-plus3": ((0,), 3, 0, 0, 0, 0, 0),
+    "4wd-0-cool3": ((0,), 1, 0, 3, 0, 0, 0),
+    "body-3": ((3,), 0, 0, 0, 0, 0, 0),
+    "body-5": ((5,), 0, 0, 0, 0, 0, 0),
+    "body-1": ((1,), 0, 0, 0, 0, 0, 0),
+    "brakes-1234": ((1, 2, 3, 4), 0, 1, 0, 0, 0, 0),
+    "brakes-13": ((1, 3), 0, 0, 0, 0, 0, 0),
+    "brakes-24": ((2, 4), 0, 0, 0, 0, 0, 0),
+    "brakes-15": ((1, 5), 0, 0, 0, 0, 0, 0),
+    "cooling-6": ((6,), 0, 1, 1, 0, 0, 0),
+    "cooling-1": ((1,), 0, 0, 2, 0, 0, 0),
+    "cooling-3": ((3,), 0, 0, 1, 0, 0, 0),
+    "rpm-1": ((1,), 0, 0, 0, 2, 0, 0),
+    "rpm-2": ((2,), 0, 0, 0, 2, 0, 0),
+    "rpm-3": ((3,), 0, 0, 0, 2, 0, 0),
+    "body-6": ((6,), 0, 1, 0, 0, 0, 0),
+    "body-2-cool": ((2,), 0, 0, 1, 0, 0, 0),
+    "body-2-slip": ((2,), 0, 0, 0, 1, 0, 0),
+    "cooling-4": ((4,), 0, 0, 1, 0, 0, 0),
+    "fuel-2": ((2,), 0, 0, 0, 0, 0, 0),
+    "fuel-0": ((0,), 1, 0, 1, 0, 0, 0),
+    "gas-1": ((1,), 0, 0, 0, 0, 0, 0),
+    "gas-2": ((2,), 0, 0, 0, 0, 0, 0),
+    "gas-3": ((3,), 0, 0, 0, 0, 0, 0),
+    "gas-4": ((4,), 0, 1, 1, 0, 0, 0),
+    "gas-1-accelerate": ((1,), 0, 0, 0, 0, 0, 1),
+    "rpm-0": ((0,), 1, 0, 0, 3, 0, 0),
+    "rpm-1-heat": ((1,), 0, 1, 0, 3, 0, 0),
+    "rpm-12": ((1, 2), 0, 0, 0, 1, 0, 0),
+    "suspension-2-reduce": ((2,), 0, 0, 0, 0, 0, 0),
+    "suspension-2-cool": ((2,), 0, 0, 1, 0, 0, 0),
+    "suspension-4": ((4,), 0, 0, 0, 0, 0, 0),
+    "suspension-1": ((1,), 0, 0, 0, 1, 0, 0),
+    "tires-2": ((2,), 0, 0, 3, 0, -1, 0),
+    "tires-1": ((1,), 0, 0, 0, 0, 1, 0),
+    "tires-2-scrap": ((2,), 0, 0, 0, 0, 1, 0),
+    "tires-3": ((3,), 0, 0, 2, 0, -1, 0),
+    "tires-0": ((0,), 1, 0, 1, 1, 1, 0),
+    "tires-0-plus2": ((0,), 2, 0, 0, 0, 2, 0),
+    "turbo-7": ((7,), 0, 2, 3, 0, 0, 0),
+    "turbo-8": ((8,), 0, 1, 0, 0, 0, 0),
+    "wings-4": ((4,), 0, 1, 0, 0, 2, 0),
+    "wings-3": ((3,), 0, 1, 0, 0, 2, 0),
+    "wings-6": ((6,), 0, 2, 0, 0, 3, 0),
+    "4wd-0-accelerate": ((0,), 1, 0, 0, 0, 0, 1),
+    "sponsor-dramdo": ((1, 2, 3, 4), 0, 0, 0, 0, 0, 0),
+    "sponsor-fredo": ((4,), 0, 0, 2, 0, 0, 0),
+    "sponsor-aperault": ((1,), 0, 0, 0, 2, 0, 0),
+    "sponsor-lord": ((6,), 0, 0, 0, 0, 0, 0),
+    "sponsor-deangeli": ((3,), 0, 0, 0, 0, 1, 0),
+    "sponsor-mercury": ((0,), 0, 0, 2, 0, 0, 0),
+}
+
+# A long straight: one corner after space 50 (limit 4), so first-round moves cross nothing.
+STRAIGHT = tracks.track_from_dict({
+    "id": "garage-60", "spaces": 60, "laps": 1, "heat": 6, "stress": 3,
+    "corners": [{"line_after": 50, "limit": 4, "legend_line_after": 44}],
+})
+
+
+def race_with(design: str, *, others: tuple[str, ...] = ()) -> RaceState:
+    sponsor = DESIGNS[design].sponsor
+    entry = CarEntry("red", upgrades=() if sponsor else (design, *others),
+                     sponsor_cards=1 if sponsor else 0)
+    state = start_race(RaceSetup(track=STRAIGHT, cars=(entry, CarEntry("blue")))).state
+    for action in (ChooseGear("red", 1), ChooseGear("blue", 1)):
+        result = play(state, action)
+        assert not isinstance(result, Rejection), result.text()
+        state = result.state
+    return state
+
+
+def ok(state: RaceState, action: object) -> RaceState:
+    result = play(state, action)  # type: ignore[arg-type]
+    assert not isinstance(result, Rejection), result.text()
+    return result.state
+
+
+def test_every_design_is_listed() -> None:
+    playable = {d for d, design in DESIGNS.items() if not design.heat_card}
+    assert playable == set(EXPECTED)
+
+
+@pytest.mark.parametrize("design", sorted(EXPECTED))
+def test_design_effect(design: str) -> None:
+    """Play the card alone in 1st gear: the car moves its speed (the chosen value, plus 1 for
+    each "+" flipped as a 1), pays its Heat, and the turn carries its Cooldown, slipstream
+    bonus, speed-limit adjustment and Accelerate."""
+    speeds, plus, heat, cooldown, slip, limit, accelerate = EXPECTED[design]
+    state = race_with(design)
+    car = state.car("red")
+    chosen = speeds[-1]
+    card = Upgrade(design, chosen if len(speeds) > 1 else None, (1,) * plus)
+    after = ok(state, Reveal("red", (card,)))
+    moved = after.car("red")
+    assert moved.distance - car.distance == chosen + plus
+    assert car.engine - moved.engine == heat
+    turn = after.turn
+    assert turn is not None
+    assert turn.card_cooldown == cooldown
+    assert turn.slipstream_bonuses == ((slip,) if slip else ())
+    assert turn.limit_adjust == limit
+    assert turn.accelerate == accelerate
+    assert turn.plus_resolved == plus
+    if DESIGNS[design].sponsor:
+        assert moved.sponsor_cards == 0  # one-time use (rules.md §3.4)
+    # Cooldown available now: 3 in 1st gear (red leads, no Adrenaline) + the card's.
+    assert cooldown_limit(after, moved) == min(3 + cooldown, moved.heat - moved.engine)
+
+
+def test_garage_deck_has_no_starting_upgrades() -> None:
+    """rules.md §4.1: with the Garage the Starting Upgrades (0, 5, personal Heat) are not used:
+    the car owns only the track's Heat, and cannot reveal a 5."""
+    state = race_with("body-3")
+    assert state.car("red").heat == 6 and state.car("blue").heat == 7
+    rejection = validate(state, Reveal("red", (5,)))
+    assert rejection is not None and "not a card of this deck" in rejection.text()
+
+
+def test_garage_heat_card_adds_heat_and_cannot_be_played() -> None:
+    state = race_with("body-3", others=("heat",))
+    assert state.car("red").heat == 7
+    rejection = validate(state, Reveal("red", (Upgrade("heat"),)))
+    assert rejection is not None and "not a card that can be played" in rejection.text()
+
+
+def test_card_not_owned_is_rejected() -> None:
+    state = race_with("body-3")
+    rejection = validate(state, Reveal("red", (Upgrade("wings-6"),)))
+    assert rejection is not None and "not among red's upgrades" in rejection.text()
+
+
+def test_brakes_value_must_be_one_of_its_choices() -> None:
+    state = race_with("brakes-13")
+    rejection = validate(state, Reveal("red", (Upgrade("brakes-13", 2),)))
+    assert rejection is not None and "one of its values" in rejection.text()
+    assert validate(state, Reveal("red", (Upgrade("brakes-13"),))) is not None
+
+
+def test_plus_symbols_need_their_flips() -> None:
+    state = race_with("4wd-0-plus3")
+    rejection = validate(state, Reveal("red", (Upgrade("4wd-0-plus3", None, (2, 2)),)))
+    assert rejection is not None and '3 "+" symbol' in rejection.text()
+
+
+def test_unpayable_card_resolves_as_stress() -> None:
+    """rules.md §1.5 (official clarification): a card whose Heat cannot be paid resolves as a
+    Stress card: the Basic card flipped for it counts instead, and none of its symbols."""
+    state = race_with("wings-6")
+    state = state.with_car(replace(state.car("red"), engine=1))
+    card = Upgrade("wings-6")
+    missing = validate(state, Reveal("red", (card,)))
+    assert missing is not None and "cannot pay for 1 upgrade" in missing.text()
+    after = ok(state, Reveal("red", (card,), unpaid=(3,)))
+    red = after.car("red")
+    assert red.distance == 3 and red.engine == 1
+    assert after.turn is not None and after.turn.limit_adjust == 0
+
+
+def test_wings_raise_the_limit_of_every_corner_this_turn() -> None:
+    """Wings 6 (limit +3): Speed 7 through a limit-4 corner owes nothing."""
+    state = race_with("wings-6")
+    state = state.with_car(replace(state.car("red"), distance=45))
+    state = ok(state, Reveal("red", (Upgrade("wings-6"),)))  # 6 -> space 51, paid 2 Heat
+    state = ok(state, Boost("red", 1))  # Speed 7, 1 Heat
+    state = ok(state, EndTurn("red"))
+    assert state.car("red").engine == 6 - 2 - 1
+
+
+def test_rpm_slipstream_bonus_is_optional() -> None:
+    state = race_with("rpm-1")
+    state = ok(state, Reveal("red", (Upgrade("rpm-1"),)))  # red to space 1, blue on grid
+    blue_ahead = state.with_car(replace(state.car("blue"), distance=2))
+    assert validate(blue_ahead, Slipstream("red", 1)) is not None  # not a sum of the bonuses
+    full = ok(blue_ahead, Slipstream("red", 2))
+    assert full.car("red").distance == 1 + 2 + 2
+    plain = ok(blue_ahead, Slipstream("red"))
+    assert plain.car("red").distance == 1 + 2
+
+
+def test_accelerate_counts_each_plus_resolved() -> None:
+    """Accelerate: +1 Speed per "+" resolved this turn (the card's own "+" and a Boost)."""
+    state = race_with("4wd-0-accelerate")
+    state = ok(state, Reveal("red", (Upgrade("4wd-0-accelerate", None, (2,)),)))
+    state = ok(state, Boost("red", 3))
+    state = ok(state, Accelerate("red"))
+    assert state.car("red").distance == 2 + 3 + 2
+    assert state.turn is not None and state.turn.speed == 7
+
+
+def test_accelerate_needs_the_symbol() -> None:
+    state = race_with("body-3")
+    state = ok(state, Reveal("red", (Upgrade("body-3"),)))
+    rejection = validate(state, Accelerate("red"))
+    assert rejection is not None and "Nothing to accelerate" in rejection.text()
+
+
+def test_sponsorship_card_needs_one_in_hand() -> None:
+    state = race_with("body-3")
+    rejection = validate(state, Reveal("red", (Upgrade("sponsor-lord"),)))
+    assert rejection is not None and "holds no Sponsorship card" in rejection.text()
+
+
+def test_upgrades_replay_from_a_heat_race_2_file() -> None:
+    doc = {
+        "format": "heat-race/2",
+        "track": {"id": "garage-60", "spaces": 60, "laps": 1, "heat": 6, "stress": 3,
+                  "corners": [{"line_after": 50, "limit": 4, "legend_line_after": 44}]},
+        "cars": [{"id": "red", "upgrades": ["brakes-13", "rpm-2"], "sponsor_cards": 1},
+                 {"id": "blue"}],
+        "rounds": [
+            {"red": {"gear": 2, "cards": [{"upgrade": "brakes-13", "value": 3},
+                                          {"upgrade": "sponsor-lord"}]},
+             "blue": {"cards": [1]}},
+        ],
+    }
+    final = list(racefile.replay(racefile.parse(doc)))[-1]
+    assert final.car("red").distance == 9 and final.car("red").sponsor_cards == 0
+    v1 = dict(doc, format="heat-race/1", cars=[{"id": "red"}, {"id": "blue"}])
+    with pytest.raises(racefile.RaceFileError, match="need heat-race/2"):
+        racefile.parse(v1)
