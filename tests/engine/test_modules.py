@@ -1,0 +1,75 @@
+"""Module effects that are not scenario files: events that change nothing the engine tracks,
+and the hand size events' effect on the clogged-hand rule (rules.md §3.3, §1.5)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from companion import racefile
+from companion.engine import ChooseGear, start_race, validate
+from companion.engine.modules import EVENTS
+
+RACE: dict[str, Any] = {
+    "format": "heat-race/2",
+    "track": {"id": "test-30", "spaces": 30, "laps": 1, "heat": 6, "stress": 3,
+              "corners": [{"line_after": 10, "limit": 4, "legend_line_after": 6},
+                          {"line_after": 20, "limit": 3, "legend_line_after": 16}]},
+    "cars": [{"id": "blue"}, {"id": "red"}],
+    "rounds": [
+        {"blue": {"gear": 3, "cards": [4, 4, 2]},
+         "red": {"gear": 3, "cards": [4, 3, 2], "slipstream": True}},
+        {"blue": {"cards": [1, 2, 3]}, "red": {"cards": [2, 2, 2], "cooldown": 0}},
+    ],
+}
+
+TABLE_ONLY = ["chicanes-for-safety", "hold-on-tight", "tunnel-vision", "smooth-start",
+              "new-title-sponsor"]
+
+
+def final(doc: dict[str, Any]) -> dict[str, Any]:
+    state = list(racefile.replay(racefile.parse(doc)))[-1]
+    out = racefile.state_document(state)
+    out.pop("format")
+    for car in out["cars"].values():
+        car.pop("sponsors", None)
+        car.pop("eliminated", None)
+    return out
+
+
+@pytest.mark.parametrize("event", TABLE_ONLY)
+def test_table_only_events_change_nothing_the_engine_tracks(event: str) -> None:
+    """These events only change which cards may be discarded (or nothing at all), which the
+    table handles with the cards in hand: the race replays exactly as without an event."""
+    with_event = copy.deepcopy(RACE)
+    with_event["modules"] = {"event": event}
+    assert final(with_event) == final(RACE)
+
+
+def test_every_event_is_known_with_a_title() -> None:
+    assert len(EVENTS) == 22
+    assert all(event.title for event in EVENTS.values())
+
+
+@pytest.mark.parametrize(("event", "hand", "outside_needed"),
+                         [(None, 7, 7), ("record-crowds", 8, 8), ("safety-regulations", 6, 6)])
+def test_hand_size_sets_how_much_heat_clogs_a_hand(
+    event: str | None, hand: int, outside_needed: int
+) -> None:
+    """rules.md §1.5 with §3.3: a hand of N cards is clogged in 1st gear only when N Heat cards
+    are out of the engine (Record crowds: 8, New safety regulations: 6)."""
+    doc = copy.deepcopy(RACE)
+    doc["rounds"] = []
+    if event:
+        doc["modules"] = {"event": event}
+    state = start_race(racefile.parse(doc).setup).state
+    car = state.car("red")
+    total = outside_needed
+    short = state.with_car(replace(car, heat=total - 1, engine=0))
+    enough = state.with_car(replace(car, heat=total, engine=0))
+    assert validate(short, ChooseGear("red", 1, clogged=True)) is not None
+    assert validate(enough, ChooseGear("red", 1, clogged=True)) is None
+    assert hand == outside_needed
