@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -74,12 +75,14 @@ def apt_install(packages: list[str]) -> None:
 
 def bootstrap_pip() -> None:
     """Install pip into a venv made --without-pip, from the pip wheel on PyPI."""
-    with urllib.request.urlopen("https://pypi.org/pypi/pip/json", timeout=60) as reply:
+    index = "https://pypi.org/pypi/pip/json"
+    with urllib.request.urlopen(index, timeout=60) as reply:
         info = json.load(reply)
     wheel = next(u for u in info["urls"] if u["filename"].endswith(".whl"))
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / wheel["filename"]
-        with urllib.request.urlopen(wheel["url"], timeout=120) as reply:
+        with urllib.request.urlopen(urllib.parse.urljoin(index, wheel["url"]),
+                                    timeout=120) as reply:
             data = reply.read()
         if hashlib.sha256(data).hexdigest() != wheel["digests"]["sha256"]:
             raise SystemExit("pip wheel download is corrupt; try again")
