@@ -7,11 +7,11 @@ Sources: rules.md §1.2, §1.5, §1.6, §1.12, §2.2.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 
 from . import conditions, legends, sponsorship
 from .checks import humans_racing
+from .evolve import evolve
 from .explain import N_
 from .modules import Sponsorship
 from .outcomes import Outcome, said
@@ -26,7 +26,7 @@ def _close_planning(state: RaceState, out: list[Outcome]) -> RaceState:
         car = state.car(car_id)
         if not car.legend:
             state = pay_for_shift(state, car, state.planned[car_id], out)
-    return replace(state, phase=Phase.TURNS, turn_index=0, turn=None,
+    return evolve(state, phase=Phase.TURNS, turn_index=0, turn=None,
                    planned=MappingProxyType({}))
 
 
@@ -45,7 +45,7 @@ def _legend_turn(state: RaceState, car: CarState, out: list[Outcome]) -> RaceSta
     card = state.legend_card
     if card is None:
         card, deck = legends.draw(state.deck)
-        state = replace(state, legend_card=card, deck=deck)
+        state = evolve(state, legend_card=card, deck=deck)
         out.append(said("legend_card", None, N_("Legends card {card} is drawn for this round."),
                         card=card))
     plan = legends.legend_move(state, car.id, car.distance, card)
@@ -54,18 +54,18 @@ def _legend_turn(state: RaceState, car: CarState, out: list[Outcome]) -> RaceSta
     out.append(Outcome("legend", car.id, plan.why))
     out.append(position_outcome(state, moved, plan.target))
     state = sponsorship.crowd_and_grandstand(state, moved, car.distance, out, award=False)
-    return replace(state, turn_index=state.turn_index + 1)
+    return evolve(state, turn_index=state.turn_index + 1)
 
 
 def _clogged_turn(state: RaceState, car: CarState, out: list[Outcome]) -> RaceState:
     """rules.md §1.5: the car does not move, gets none of steps 4-8, and drops to 1st gear."""
-    state = state.with_car(replace(car, gear=1))
+    state = state.with_car(evolve(car, gear=1))
     out.append(said(
         "clogged", car.id,
         N_("{car}'s hand is full of Heat: it does not move this round and drops to 1st gear."),
         car=car.id,
     ))
-    return replace(state, turn_index=state.turn_index + 1, turn=None)
+    return evolve(state, turn_index=state.turn_index + 1, turn=None)
 
 
 def _end_round(state: RaceState, out: list[Outcome]) -> RaceState:
@@ -82,27 +82,27 @@ def _end_round(state: RaceState, out: list[Outcome]) -> RaceState:
         place = len(results) + 1
         results.append((car.id, place, round_no))
         state = state.with_car(
-            replace(car, on_track=False, finished_place=place, finished_round=round_no)
+            evolve(car, on_track=False, finished_place=place, finished_round=round_no)
         )
         out.append(said("finish", car.id, N_("{car} finishes in place {place}."),
                         car=car.id, place=place))
     racing = sorted((c for c in state.cars if c.racing), key=race_order_key)
     order = tuple(c.id for c in racing)
-    state = replace(
+    state = evolve(
         state, round=round_no, order=order, results=tuple(results), turn_index=0, turn=None,
         legend_card=None, planned=MappingProxyType({}), clogged=frozenset(),
     )
     if not order:
-        return replace(state, phase=Phase.OVER)
+        return evolve(state, phase=Phase.OVER)
     if state.modules.tournament and humans_racing(state):
-        return replace(state, phase=Phase.TURNS)
-    return replace(state, phase=Phase.PLANNING)
+        return evolve(state, phase=Phase.TURNS)
+    return evolve(state, phase=Phase.PLANNING)
 
 
 def _start_turn(state: RaceState, car: CarState) -> RaceState:
     event = state.modules.event_card
     counts_passes = event is not None and Sponsorship.LIVE_TV in event.triggers
-    return replace(state, turn=TurnState(
+    return evolve(state, turn=TurnState(
         car=car.id, stage=TurnStage.REVEAL, start_distance=car.distance,
         adrenaline_entitled=_adrenaline_entitled(state),
         gear_set=not state.modules.tournament,
@@ -125,7 +125,7 @@ def advance(state: RaceState, out: list[Outcome]) -> RaceState:
             continue
         car = state.car(state.order[state.turn_index])
         if not car.racing:  # eliminated earlier this round
-            state = replace(state, turn_index=state.turn_index + 1)
+            state = evolve(state, turn_index=state.turn_index + 1)
             continue
         if car.legend:
             if state.legend_card is None and state.deck.mode is DeckMode.PHYSICAL:

@@ -20,9 +20,10 @@ Legends never pay Heat, spin out, take Adrenaline, cool down, boost or slipstrea
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from . import rng
+from .evolve import evolve
 from .explain import N_, Explanation, explain
 from .state import DeckMode, LegendsDeck, RaceState
 from .track import Corner
@@ -68,12 +69,12 @@ def draw(deck: LegendsDeck) -> tuple[int, LegendsDeck]:
     ten, reshuffling whenever a shuffle is used up (race-file.md ``legends.cards``)."""
     if deck.listed_next < len(deck.listed):
         card = deck.listed[deck.listed_next]
-        return card, replace(deck, listed_next=deck.listed_next + 1, drawn=deck.drawn + (card,))
+        return card, evolve(deck, listed_next=deck.listed_next + 1, drawn=deck.drawn + (card,))
     remaining, state = deck.shuffled, deck.rng
     if not remaining:
         remaining, state = rng.shuffled(tuple(range(1, 11)), state)
     card = remaining[0]
-    return card, replace(deck, shuffled=remaining[1:], rng=state, drawn=deck.drawn + (card,))
+    return card, evolve(deck, shuffled=remaining[1:], rng=state, drawn=deck.drawn + (card,))
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,7 @@ Spots belong to the physical space, so a car a lap ahead still takes one.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from .evolve import evolve
 from .state import CarState, RaceState
 
 
@@ -40,7 +39,7 @@ def place(state: RaceState, mover: str, target: int) -> tuple[int, bool]:
 def move_car(state: RaceState, car: CarState, target: int) -> CarState:
     """``car`` placed at ``target`` by the placement rule."""
     distance, race_line = place(state, car.id, target)
-    return replace(car, distance=distance, race_line=race_line)
+    return evolve(car, distance=distance, race_line=race_line)
 
 
 def race_order_key(car: CarState) -> tuple[int, int]:

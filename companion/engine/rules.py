@@ -10,11 +10,11 @@ cars, the end of a round) until a table decision is needed again.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 
 from .actions import Action, ChooseGear, LegendCard, RunRound
 from .checks import cooldown_limit, slipstream_partner, validate
+from .evolve import evolve
 from .explain import N_
 from .flow import advance
 from .outcomes import Applied, IllegalActionError, Outcome, Rejection, said
@@ -32,14 +32,14 @@ def _apply(state: RaceState, action: Action, out: list[Outcome]) -> RaceState:
         planned = dict(state.planned)
         planned[action.car] = action.gear
         clogged = state.clogged | {action.car} if action.clogged else state.clogged - {action.car}
-        return replace(state, planned=MappingProxyType(planned), clogged=clogged)
+        return evolve(state, planned=MappingProxyType(planned), clogged=clogged)
     if isinstance(action, RunRound):
-        return replace(state, phase=Phase.TURNS, turn_index=0, turn=None)
+        return evolve(state, phase=Phase.TURNS, turn_index=0, turn=None)
     if isinstance(action, LegendCard):
         out.append(said("legend_card", None, N_("Legends card {card} is drawn for this round."),
                         card=action.card))
-        return replace(state, legend_card=action.card,
-                       deck=replace(state.deck, drawn=state.deck.drawn + (action.card,)))
+        return evolve(state, legend_card=action.card,
+                       deck=evolve(state.deck, drawn=state.deck.drawn + (action.card,)))
     return apply_turn(state, action, out)
 
 

@@ -16,10 +16,10 @@ Legends never earn cards, but they take their place among the first three or fir
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 
 from . import conditions
+from .evolve import evolve
 from .explain import N_
 from .modules import Sponsorship
 from .outcomes import Outcome, said
@@ -56,7 +56,7 @@ def crowd_and_grandstand(
     completed_lap_1 = 1 in _laps_completed(state, start, car.distance)
     if (Sponsorship.GRANDSTAND in event.triggers and completed_lap_1
             and state.grandstand < GRANDSTAND_CARS):
-        state = replace(state, grandstand=state.grandstand + 1)
+        state = evolve(state, grandstand=state.grandstand + 1)
         if award:
             state = _give(state, car.id, 1, out, N_(
                 "{car} is among the first three to complete lap 1: a Sponsorship card."))
@@ -70,7 +70,7 @@ def crowd_and_grandstand(
             if crossed < CROWD_CARS:
                 crowd = dict(state.crowd)
                 crowd[lap] = crossed + 1
-                state = replace(state, crowd=MappingProxyType(crowd))
+                state = evolve(state, crowd=MappingProxyType(crowd))
                 if award:
                     state = _give(state, car.id, 1, out, N_(
                         "{car} is among the first two across Corner Line B this lap: a "
@@ -82,7 +82,7 @@ def _give(state: RaceState, car_id: str, count: int, out: list[Outcome], templat
           /, **params: str | int) -> RaceState:
     car = state.car(car_id)
     out.append(said("sponsorship", car_id, template, car=car_id, **params))
-    return state.with_car(replace(car, sponsors=car.sponsors + count))
+    return state.with_car(evolve(car, sponsors=car.sponsors + count))
 
 
 def _press_corner_card(

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 
+from .evolve import evolve
 from .modules import NO_MODULES, RaceModules
 from .track import Track
 
@@ -180,7 +181,7 @@ class RaceState:
     def with_car(self, car: CarState) -> RaceState:
         cars = list(self.cars)
         cars[self.index[car.id]] = car
-        return replace(self, cars=tuple(cars))
+        return evolve(self, cars=tuple(cars))
 
     @property
     def over(self) -> bool:

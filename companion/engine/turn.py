@@ -3,8 +3,6 @@ the corner checks (rules.md §1.2-1.10; race-file.md "Order inside a car's turn"
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import conditions, sponsorship
 from .actions import (
     Accelerate,
@@ -18,6 +16,7 @@ from .actions import (
 )
 from .cards import evaluate
 from .checks import shift_cost, slipstream_partner
+from .evolve import evolve
 from .explain import N_
 from .outcomes import Outcome, said
 from .placement import move_car
@@ -53,7 +52,7 @@ def pay_for_shift(state: RaceState, car: CarState, gear: int, out: list[Outcome]
         out.append(said("shift", car.id,
                         N_("{car} shifts from gear {old} to {new}: pay {cost} Heat."),
                         car=car.id, old=car.gear, new=gear, cost=cost))
-    return state.with_car(replace(car, gear=gear, engine=car.engine - cost))
+    return state.with_car(evolve(car, gear=gear, engine=car.engine - cost))
 
 
 def _moved(state: RaceState, car: CarState, target: int, out: list[Outcome]) -> RaceState:
@@ -86,7 +85,7 @@ def _check_corners(
                             speed=speed, limit=limit))
             continue
         if car.engine >= owed:
-            car = replace(car, engine=car.engine - owed)
+            car = evolve(car, engine=car.engine - owed)
             state = state.with_car(car)
             out.append(said("corner", car.id,
                             N_("Speed {speed} through a limit-{limit} corner: pay {owed} Heat."),
@@ -94,8 +93,8 @@ def _check_corners(
             continue
         stress = 1 if car.gear <= 2 else 2
         paid = car.engine
-        spun = move_car(state, replace(car, engine=0), line_at)
-        spun = replace(spun, gear=1, stress_taken=car.stress_taken + stress,
+        spun = move_car(state, evolve(car, engine=0), line_at)
+        spun = evolve(spun, gear=1, stress_taken=car.stress_taken + stress,
                        spinouts=car.spinouts + 1)
         state = state.with_car(spun)
         out.append(said(
@@ -123,9 +122,9 @@ def _heat_lost_per_lap(state: RaceState, turn: TurnState, out: list[Outcome]) ->
     for _lap in (lap for lap in range(first, last) if lap < state.laps):
         for _ in range(event.heat_lost_per_lap):
             if car.engine > 0:
-                car = replace(car, engine=car.engine - 1, heat=car.heat - 1)
+                car = evolve(car, engine=car.engine - 1, heat=car.heat - 1)
             elif car.heat > 0:
-                car = replace(car, heat=car.heat - 1)
+                car = evolve(car, heat=car.heat - 1)
         out.append(said("heat_lost", car.id,
                         N_("{car} completes a lap under pressure: 1 Heat leaves the game."),
                         car=car.id))
@@ -141,7 +140,7 @@ def _end_turn(state: RaceState, turn: TurnState, out: list[Outcome]) -> RaceStat
         out.append(said("eliminated", car.id,
                         N_("{car} spins out and is eliminated (Title sponsor withdraws)."),
                         car=car.id))
-        return state.with_car(replace(car, eliminated=True, on_track=False))
+        return state.with_car(evolve(car, eliminated=True, on_track=False))
     state = sponsorship.crowd_and_grandstand(state, car, turn.start_distance, out,
                                              award=not spun)
     if not spun:
@@ -161,9 +160,9 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
     car = state.car(turn.car)
     if isinstance(action, ChooseGear):  # tournament mode: the gear comes with the cards
         state = pay_for_shift(state, car, action.gear, out)
-        state = replace(state, turn=replace(turn, gear_set=True))
+        state = evolve(state, turn=evolve(turn, gear_set=True))
         if action.clogged:
-            state = replace(state, clogged=state.clogged | {car.id})
+            state = evolve(state, clogged=state.clogged | {car.id})
         return state
     if isinstance(action, Reveal):
         play = evaluate(action, car.engine)
@@ -178,10 +177,10 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
             out.append(said("card_unpaid", car.id,
                             N_("{car} cannot pay for {count} upgrade card(s): each resolves as "
                                "a Stress card."), car=car.id, count=play.unpaid))
-        car = replace(car, engine=car.engine - play.heat_paid,
+        car = evolve(car, engine=car.engine - play.heat_paid,
                       sponsor_cards=car.sponsor_cards - play.sponsors_used)
         state = _moved(state, car, car.distance + speed, out)
-        return replace(state, turn=replace(
+        return evolve(state, turn=evolve(
             turn, stage=TurnStage.MOVED, speed=speed, cards=play.basic_shown,
             card_cooldown=play.cooldown, slipstream_bonuses=play.slipstream_bonuses,
             limit_adjust=play.limit_adjust, accelerate=play.accelerate,
@@ -192,26 +191,26 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
                         N_("{car} is at the back: Adrenaline, 1 more space and +1 Speed."),
                         car=car.id))
         state = _moved(state, car, car.distance + 1, out)
-        return replace(state, turn=replace(turn, stage=TurnStage.ADRENALINE,
+        return evolve(state, turn=evolve(turn, stage=TurnStage.ADRENALINE,
                                            speed=turn.speed + 1, adrenaline_used=True))
     if isinstance(action, Cooldown):
-        state = state.with_car(replace(car, engine=car.engine + action.amount))
+        state = state.with_car(evolve(car, engine=car.engine + action.amount))
         out.append(said("cooldown", car.id,
                         N_("{car} cools down: {amount} Heat back into the engine."),
                         car=car.id, amount=action.amount))
-        return replace(state, turn=replace(turn, stage=TurnStage.COOLDOWN))
+        return evolve(state, turn=evolve(turn, stage=TurnStage.COOLDOWN))
     if isinstance(action, Boost):
         if conditions.boost_is_free(state, car):
             out.append(said("boost", car.id,
                             N_("{car} boosts for free (road condition) and flips a {value}: "
                                "+{value} Speed."), car=car.id, value=action.value))
         else:
-            car = replace(car, engine=car.engine - 1)
+            car = evolve(car, engine=car.engine - 1)
             out.append(said("boost", car.id,
                             N_("{car} pays 1 Heat to boost and flips a {value}: +{value} "
                                "Speed."), car=car.id, value=action.value))
         state = _moved(state, car, car.distance + action.value, out)
-        return replace(state, turn=replace(turn, stage=TurnStage.BOOST,
+        return evolve(state, turn=evolve(turn, stage=TurnStage.BOOST,
                                            speed=turn.speed + action.value,
                                            cards=turn.cards + (action.value,),
                                            plus_resolved=turn.plus_resolved + 1))
@@ -221,7 +220,7 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
                         N_("{car} accelerates: +{gain} Speed for {count} \"+\" resolved."),
                         car=car.id, gain=gain, count=turn.plus_resolved))
         state = _moved(state, car, car.distance + gain, out)
-        return replace(state, turn=replace(turn, stage=TurnStage.ACCELERATE,
+        return evolve(state, turn=evolve(turn, stage=TurnStage.ACCELERATE,
                                            speed=turn.speed + gain))
     if isinstance(action, Slipstream):
         partner = slipstream_partner(state, car)
@@ -232,10 +231,10 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
                         N_("{car} slipstreams behind {other}: {spaces} more spaces, Speed "
                            "unchanged."), car=car.id, other=partner.id, spaces=spaces))
         state = _moved(state, car, car.distance + spaces, out)
-        return replace(state, turn=replace(turn, stage=TurnStage.SLIPSTREAM,
+        return evolve(state, turn=evolve(turn, stage=TurnStage.SLIPSTREAM,
                                            slipstream_from=car.distance,
                                            slipstream_to=state.car(car.id).distance))
     if isinstance(action, EndTurn):
         state = _end_turn(state, turn, out)
-        return replace(state, turn=None, turn_index=state.turn_index + 1)
+        return evolve(state, turn=None, turn_index=state.turn_index + 1)
     raise TypeError(f"not a turn action: {action!r}")
