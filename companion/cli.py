@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import racefile
+from . import championship_cli, racefile
 
 EXIT_REJECTED = 2
 
@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("race", help="race id (see `races`)")
     export.add_argument("--out", help="file to write (default: standard output)")
     sub.add_parser("app", help="run the touchscreen app (the default)")
+    championship_cli.add_parser(sub)
     demo = sub.add_parser("demo", help="play a scripted race through the real screens")
     demo.add_argument("--headless", action="store_true", help="no window; write PNGs")
     demo.add_argument("--out", default="demo-shots", help="folder for the screen PNGs")
@@ -80,6 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from . import logtools
 
         return logtools.main(args)
+    if args.command == "championship":
+        return championship_cli.main(args)
     if args.command == "demo":
         from .ui import demo
 

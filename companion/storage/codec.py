@@ -23,6 +23,8 @@ from companion.engine import (
     action_from_dict,
     action_to_dict,
 )
+from companion.engine.modules import NO_MODULES
+from companion.modules_doc import ModulesError, modules_doc, parse_modules, uses_modules
 
 from .fold import Event, EventKind
 
@@ -33,7 +35,9 @@ _SETUP_KEYS = {
     "laps", "seed", "cars", "legend_cards", "legend_bonus", "physical_legends_deck",
     "aggressive_legends",
 }
+_SETUP_OPTIONAL = {"modules"}
 _CAR_KEYS = {"id", "name", "legend", "handicap"}
+_CAR_OPTIONAL = {"mechanics", "upgrades", "sponsor_cards"}
 
 
 class CodecError(ValueError):
@@ -121,31 +125,47 @@ def resolve_track_doc(track: Track, given: TrackDoc | None) -> TrackDoc:
 # --- the setup ----------------------------------------------------------------------------------
 
 
+def _car_doc(car: CarEntry) -> dict[str, Any]:
+    doc: dict[str, Any] = {"id": car.id, "name": car.name, "legend": car.legend,
+                           "handicap": car.handicap}
+    if car.mechanics:
+        doc["mechanics"] = car.mechanics
+    if car.upgrades:
+        doc["upgrades"] = list(car.upgrades)
+    if car.sponsor_cards:
+        doc["sponsor_cards"] = car.sponsor_cards
+    return doc
+
+
 def setup_to_doc(setup: RaceSetup) -> dict[str, Any]:
-    """Everything of a :class:`RaceSetup` but the track."""
-    return {
+    """Everything of a :class:`RaceSetup` but the track. The modules (events, weather, road
+    conditions, press corners, tournament mode) and the cars' Garage and Championship extras are
+    written only when used, so logs written before them still read the same."""
+    doc: dict[str, Any] = {
         "laps": setup.laps,
         "seed": setup.seed,
-        "cars": [
-            {"id": c.id, "name": c.name, "legend": c.legend, "handicap": c.handicap}
-            for c in setup.cars
-        ],
+        "cars": [_car_doc(c) for c in setup.cars],
         "legend_cards": list(setup.legend_cards),
         "legend_bonus": setup.legend_bonus,
         "physical_legends_deck": setup.physical_legends_deck,
         "aggressive_legends": setup.aggressive_legends,
     }
+    if uses_modules(setup.modules):
+        doc["modules"] = modules_doc(setup.modules, setup.track)
+    return doc
 
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _keys(where: str, doc: object, keys: set[str]) -> Mapping[str, Any]:
+def _keys(
+    where: str, doc: object, keys: set[str], optional: frozenset[str] | set[str] = frozenset()
+) -> Mapping[str, Any]:
     if not isinstance(doc, dict):
         raise CodecError(f"{where}: must be an object")
-    if set(doc) != keys:
-        extra, missing = sorted(set(doc) - keys), sorted(keys - set(doc))
+    if not keys <= set(doc) <= keys | optional:
+        extra, missing = sorted(set(doc) - keys - optional), sorted(keys - set(doc))
         raise CodecError(f"{where}: unknown key {extra[0]!r}" if extra
                          else f"{where}: missing key {missing[0]!r}")
     return doc
@@ -161,25 +181,34 @@ def _typed(where: str, value: Any, kind: type) -> Any:
 def _cars(cars_raw: object) -> tuple[CarEntry, ...]:
     cars = []
     for i, raw in enumerate(_typed("setup.cars", cars_raw, list)):
-        c = _keys(f"setup.cars[{i}]", raw, _CAR_KEYS)
+        c = _keys(f"setup.cars[{i}]", raw, _CAR_KEYS, _CAR_OPTIONAL)
+        upgrades = _typed(f"setup.cars[{i}].upgrades", c.get("upgrades", []), list)
         cars.append(CarEntry(
             id=_typed(f"setup.cars[{i}].id", c["id"], str),
             name=_typed(f"setup.cars[{i}].name", c["name"], str),
             legend=_typed(f"setup.cars[{i}].legend", c["legend"], bool),
             handicap=_typed(f"setup.cars[{i}].handicap", c["handicap"], int),
+            mechanics=_typed(f"setup.cars[{i}].mechanics", c.get("mechanics", 0), int),
+            upgrades=tuple(_typed(f"setup.cars[{i}].upgrades[]", u, str) for u in upgrades),
+            sponsor_cards=_typed(f"setup.cars[{i}].sponsor_cards", c.get("sponsor_cards", 0),
+                                 int),
         ))
     return tuple(cars)
 
 
 def setup_cars(doc: object) -> tuple[CarEntry, ...]:
     """Just the cars of a stored setup (for listings); raises :class:`CodecError`."""
-    return _cars(_keys("setup", doc, _SETUP_KEYS)["cars"])
+    return _cars(_keys("setup", doc, _SETUP_KEYS, _SETUP_OPTIONAL)["cars"])
 
 
 def setup_from_doc(doc: object, track: Track) -> RaceSetup:
     """Inverse of :func:`setup_to_doc`; raises :class:`CodecError`."""
-    d = _keys("setup", doc, _SETUP_KEYS)
+    d = _keys("setup", doc, _SETUP_KEYS, _SETUP_OPTIONAL)
     cars = _cars(d["cars"])
+    try:
+        modules = parse_modules(d["modules"], track) if "modules" in d else NO_MODULES
+    except ModulesError as error:
+        raise CodecError(f"setup.{error}") from error
     laps = d["laps"]
     if laps is not None:
         _typed("setup.laps", laps, int)
@@ -194,6 +223,7 @@ def setup_from_doc(doc: object, track: Track) -> RaceSetup:
         physical_legends_deck=_typed("setup.physical_legends_deck",
                                      d["physical_legends_deck"], bool),
         aggressive_legends=_typed("setup.aggressive_legends", d["aggressive_legends"], bool),
+        modules=modules,
     )
 
 

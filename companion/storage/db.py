@@ -30,6 +30,8 @@ from .errors import (
 )
 
 SCHEMA_VERSION = 1
+NEWEST_SCHEMA_VERSION = 2
+"""Schema 2 adds the Championship tables; ``storage/seasons.py`` migrates 1 -> 2 on first use."""
 
 _SCHEMA = """
 CREATE TABLE races (
@@ -112,10 +114,10 @@ class EventLog:
             raise StorageError(f"{self.path}: cannot switch to WAL journal mode (got {mode})")
         with self.transaction():
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
+            if version > NEWEST_SCHEMA_VERSION:
                 raise SchemaVersionError(
                     f"{self.path}: written by a newer heat-companion (log schema {version}; "
-                    f"this version reads schema {SCHEMA_VERSION} or older). Update the app."
+                    f"this version reads schema {NEWEST_SCHEMA_VERSION} or older). Update the app."
                 )
             if version == 0:
                 tables = self._db.execute(

@@ -1,0 +1,410 @@
+"""Championship seasons in the race log: which stored race is race N of which season.
+
+Two tables join the race log in the same SQLite file (schema 2, added by :func:`migrate_to_2`
+the first time a :class:`SeasonStore` opens a schema-1 file)::
+
+    seasons       (id, created, definition, cars, options)   one row per season, never updated
+    season_races  (season_id, race_no, race_id)              one row per race started
+
+Both are append-only and every change is one transaction. Results are never stored: a season's
+standings are derived from its races' logs (each race replayed as the race log replays it), so
+nothing is kept twice and the standings survive whatever the races survive.
+
+The race log (``storage/codec.py``) keeps each setup's modules (event, Press Corners,
+Weather, Road Conditions, tournament mode) and the mechanics' choice; :meth:`SeasonStore.open_race`
+checks that a season race's stored event and Press Corners are its season's.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from companion.championship import Season, SeasonDef, SeasonError, parse_season, season_doc
+from companion.engine import CarEntry, RaceSetup
+from companion.engine.modules import NO_MODULES, RaceModules
+from companion.session import RaceLog, RaceSession
+
+from . import codec
+from .db import NEWEST_SCHEMA_VERSION, EventLog
+from .errors import CorruptLogError, StorageError, UnknownRaceError
+from .fold import FoldError, Timeline
+
+SEASONS_SCHEMA_VERSION = 2
+
+_SCHEMA_2 = """
+CREATE TABLE seasons (
+    id TEXT PRIMARY KEY NOT NULL,
+    created TEXT NOT NULL,
+    definition TEXT NOT NULL,            -- JSON: heat-season/1 document (docs/championship.md)
+    cars TEXT NOT NULL,                  -- JSON: [{id, name, legend, handicap}, ...]
+    options TEXT NOT NULL                -- JSON: {legend_bonus, aggressive_legends}
+);
+CREATE TABLE season_races (
+    season_id TEXT NOT NULL REFERENCES seasons(id),
+    race_no INTEGER NOT NULL CHECK (race_no >= 1),
+    race_id TEXT NOT NULL UNIQUE REFERENCES races(id),
+    PRIMARY KEY (season_id, race_no)
+) WITHOUT ROWID;
+"""
+
+
+class UnknownSeasonError(StorageError, LookupError):
+    """No season with that id in the log."""
+
+    def __init__(self, season_id: str) -> None:
+        super().__init__(f"unknown season {season_id!r}")
+        self.season_id = season_id
+
+
+class SeasonLinkError(StorageError, ValueError):
+    """A race that cannot become the next race of a season; the message says why."""
+
+
+def migrate_to_2(db: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: add the Championship tables. Run inside the caller's transaction."""
+    for statement in _SCHEMA_2.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute(f"PRAGMA user_version = {SEASONS_SCHEMA_VERSION}")
+
+
+assert SEASONS_SCHEMA_VERSION <= NEWEST_SCHEMA_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonSummary:
+    """One line of the season list (no replay)."""
+
+    id: str
+    created: str
+    name: str
+    races: int
+    """Races in the season."""
+    started: int
+    """Races started so far (linked to a stored race)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeason:
+    """A stored season with the results derived from its races' logs."""
+
+    id: str
+    created: str
+    season: Season
+    """Definition, cars, and the results of the races that are over."""
+    race_ids: tuple[str, ...]
+    """The stored race of race 1, 2, ...: every race started, the running one included."""
+    running: str | None
+    """The race being played (started, not over), if any."""
+
+
+def _cars_doc(cars: Sequence[CarEntry]) -> list[dict[str, Any]]:
+    return [{"id": c.id, "name": c.name, "legend": c.legend, "handicap": c.handicap}
+            for c in cars]
+
+
+def _cars(doc: object) -> tuple[CarEntry, ...]:
+    if not isinstance(doc, list):
+        raise ValueError("cars: must be a list")
+    out = []
+    for raw in doc:
+        if not isinstance(raw, dict) or set(raw) != {"id", "name", "legend", "handicap"}:
+            raise ValueError(f"cars: bad entry {raw!r}")
+        out.append(CarEntry(id=str(raw["id"]), name=str(raw["name"]), legend=bool(raw["legend"]),
+                            handicap=int(raw["handicap"])))
+    return tuple(out)
+
+
+def _attach(setup: RaceSetup, expected: RaceModules, race_id: str) -> RaceSetup:
+    """The stored setup, checked against the season's modules for this race (a race stored
+    with no modules at all, as a custom season's plain race is, takes the season's)."""
+    stored = setup.modules
+    if stored == NO_MODULES:
+        return replace(setup, modules=expected)
+    if (stored.event, stored.press_corners) != (expected.event, expected.press_corners):
+        raise CorruptLogError(race_id, None, f"its event {stored.event!r} and Press Corners "
+                                             f"{list(stored.press_corners)} are not its season's")
+    return setup
+
+
+class SeasonStore:
+    """The seasons of the race log file at ``path``. A context manager; :meth:`close` it.
+
+    Sessions returned by :meth:`start_race` and :meth:`open_race` write through this store's
+    connections: use them while the store is open.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._log = EventLog(Path(path))
+        try:
+            with self._log.transaction() as db:
+                if db.execute("PRAGMA user_version").fetchone()[0] < SEASONS_SCHEMA_VERSION:
+                    migrate_to_2(db)
+            self._races = RaceLog(Path(path))
+        except BaseException:
+            self._log.close()
+            raise
+
+    @property
+    def path(self) -> Path:
+        return self._log.path
+
+    def close(self) -> None:
+        self._log.close()
+        if hasattr(self, "_races"):
+            self._races.close()
+
+    def __enter__(self) -> SeasonStore:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def races(self) -> RaceLog:
+        """The race log of the same file."""
+        return self._races
+
+    # --- seasons ------------------------------------------------------------------------------
+
+    def create_season(
+        self, definition: SeasonDef, cars: Sequence[CarEntry], *, legend_bonus: int = 0,
+        aggressive_legends: bool = True, season_id: str | None = None,
+        created: str | None = None,
+    ) -> str:
+        """Store a new season (one transaction) and return its id (8 random hex digits unless
+        given). Raises :class:`SeasonError` for a season that cannot be played to the end."""
+        Season(definition, tuple(cars), legend_bonus=legend_bonus,
+               aggressive_legends=aggressive_legends)
+        for number, race in enumerate(definition.races, start=1):
+            if not race.playable:
+                raise SeasonError(f"race {number} ({race.track}) cannot be played: {race.note}")
+        doc = season_doc(definition)
+        parse_season(doc)  # the stored document must read back
+        when = created or datetime.now().astimezone().isoformat(timespec="seconds")
+        row = (codec.dumps(doc), codec.dumps(_cars_doc(cars)), codec.dumps(
+            {"legend_bonus": legend_bonus, "aggressive_legends": aggressive_legends}))
+        for _ in range(100):
+            new_id = season_id or secrets.token_hex(4)
+            try:
+                with self._log.transaction() as db:
+                    db.execute("INSERT INTO seasons (id, created, definition, cars, options) "
+                               "VALUES (?, ?, ?, ?, ?)", (new_id, when, *row))
+                return new_id
+            except StorageError as error:
+                if not isinstance(error.__cause__, sqlite3.IntegrityError):
+                    raise
+                if season_id is not None:
+                    raise StorageError(f"season {season_id!r} already exists") from error
+        raise StorageError("cannot find a free season id")  # pragma: no cover
+
+    def seasons(self) -> list[SeasonSummary]:
+        """Every stored season, most recently created first."""
+        with self._log.transaction() as db:
+            rows = db.execute(
+                "SELECT s.id, s.created, s.definition, "
+                "(SELECT COUNT(*) FROM season_races r WHERE r.season_id = s.id) "
+                "FROM seasons s ORDER BY s.rowid DESC").fetchall()
+        out = []
+        for season_id, created, definition, started in rows:
+            try:
+                doc = json.loads(definition)
+                name, races = str(doc["name"]), len(doc["races"])
+            except (ValueError, KeyError, TypeError) as error:
+                raise StorageError(f"season {season_id}: cannot read it: {error}") from error
+            out.append(SeasonSummary(str(season_id), str(created), name, races, int(started)))
+        return out
+
+    def _empty_season(self, db: sqlite3.Connection, season_id: str) -> tuple[str, Season]:
+        row = db.execute("SELECT created, definition, cars, options FROM seasons WHERE id = ?",
+                         (season_id,)).fetchone()
+        if row is None:
+            raise UnknownSeasonError(season_id)
+        created, definition, cars, options = row
+        try:
+            opts = json.loads(options)
+            season = Season(parse_season(json.loads(definition)), _cars(json.loads(cars)),
+                            legend_bonus=int(opts["legend_bonus"]),
+                            aggressive_legends=bool(opts["aggressive_legends"]))
+        except (ValueError, KeyError, TypeError) as error:
+            raise StorageError(f"season {season_id}: cannot read it: {error}") from error
+        return str(created), season
+
+    def _links(self, db: sqlite3.Connection, season_id: str) -> tuple[str, ...]:
+        rows = db.execute("SELECT race_no, race_id FROM season_races WHERE season_id = ? "
+                          "ORDER BY race_no", (season_id,)).fetchall()
+        for expected, (number, _) in enumerate(rows, start=1):
+            if number != expected:
+                raise StorageError(f"season {season_id}: race {expected} is missing")
+        return tuple(str(race_id) for _, race_id in rows)
+
+    def season(self, season_id: str) -> StoredSeason:
+        """The season with the results of its finished races, each derived by replaying the
+        race's log (:meth:`open_race`)."""
+        with self._log.transaction() as db:
+            created, season = self._empty_season(db, season_id)
+            race_ids = self._links(db, season_id)
+        running = None
+        for number, race_id in enumerate(race_ids, start=1):
+            if running is not None:
+                raise CorruptLogError(race_id, None, f"race {number} of season {season_id} "
+                                                     f"follows race {running}, not over")
+            state = self.open_race(race_id).state
+            if state.over:
+                season = season.with_result(state)
+            else:
+                running = race_id
+        return StoredSeason(season_id, created, season, race_ids, running)
+
+    def season_of(self, race_id: str) -> tuple[str, int] | None:
+        """``(season id, race number)`` of a stored race, None if it is in no season."""
+        with self._log.transaction() as db:
+            row = db.execute("SELECT season_id, race_no FROM season_races WHERE race_id = ?",
+                             (race_id,)).fetchone()
+        return None if row is None else (str(row[0]), int(row[1]))
+
+    # --- races --------------------------------------------------------------------------------
+
+    def start_race(
+        self, season_id: str, setup: RaceSetup, *, race_id: str | None = None,
+        created: str | None = None,
+    ) -> RaceSession:
+        """Store ``setup`` as a new race (normally :meth:`Season.next_race_setup`) and make it
+        the season's next race. Two transactions: if the second fails, the race is deleted.
+
+        :raises SeasonLinkError: the previous race is not over, the season is over, or the
+            setup is not the next race's (track, event, Press Corners, cars) or holds what the
+            race log cannot keep yet.
+        """
+        stored = self.season(season_id)
+        self._check_setup(stored, setup, exact=True)
+        session = self._races.new_race(setup, race_id=race_id, created=created)
+        try:
+            self.link_race(season_id, session.race_id)
+        except BaseException:
+            self._races.delete_race(session.race_id)
+            raise
+        return session
+
+    def link_race(self, season_id: str, race_id: str) -> int:
+        """Make a stored race the next race of the season (one transaction); returns its
+        number. Same checks as :meth:`start_race`, on the stored setup."""
+        with self._log.transaction() as db:
+            _, season = self._empty_season(db, season_id)
+            links = self._links(db, season_id)
+            taken = db.execute("SELECT season_id, race_no FROM season_races WHERE race_id = ?",
+                               (race_id,)).fetchone()
+            if taken is not None:
+                raise SeasonLinkError(f"race {race_id} is already race {taken[1]} of season "
+                                      f"{taken[0]}")
+            if len(links) >= len(season.definition.races):
+                raise SeasonLinkError(f"season {season_id} has all its "
+                                      f"{len(season.definition.races)} races")
+            if links:
+                over = db.execute("SELECT over FROM races WHERE id = ?", (links[-1],)).fetchone()
+                if not over or not over[0]:
+                    raise SeasonLinkError(f"race {len(links)} of season {season_id} "
+                                          f"({links[-1]}) is not over")
+            row = db.execute("SELECT track, setup FROM races WHERE id = ?",
+                             (race_id,)).fetchone()
+            if row is None:
+                raise UnknownRaceError(race_id)
+            try:
+                setup = codec.setup_from_doc(json.loads(row[1]),
+                                             codec.load_track_doc(json.loads(row[0])))
+            except ValueError as error:
+                raise CorruptLogError(race_id, None, f"cannot read the setup: {error}") from error
+            number = len(links) + 1
+            self._check_race(season, number, setup, exact=False)
+            db.execute("INSERT INTO season_races (season_id, race_no, race_id) VALUES (?, ?, ?)",
+                       (season_id, number, race_id))
+        return number
+
+    def _check_setup(self, stored: StoredSeason, setup: RaceSetup, *, exact: bool) -> None:
+        if stored.running is not None:
+            raise SeasonLinkError(f"race {len(stored.race_ids)} of season {stored.id} "
+                                  f"({stored.running}) is not over")
+        if stored.season.next_race is None:
+            raise SeasonLinkError(f"season {stored.id} has all its races")
+        self._check_race(stored.season, stored.season.races_played + 1, setup, exact=exact)
+
+    @staticmethod
+    def _check_race(season: Season, number: int, setup: RaceSetup, *, exact: bool) -> None:
+        race = season.definition.races[number - 1]
+        where = f"race {number} of the season"
+        if setup.track.id != race.track:
+            raise SeasonLinkError(f"{where} is on {race.track}, not {setup.track.id}")
+        expected = season.race_modules(number, setup.track)
+        ids = sorted((c.id, c.legend) for c in season.cars)
+        if sorted((c.id, c.legend) for c in setup.cars) != ids:
+            raise SeasonLinkError(f"{where} has the season's cars: "
+                                  f"{', '.join(c.id for c in season.cars)}")
+        # A stored setup with no modules at all takes the season's (a plain custom-season race).
+        modules = expected if not exact and setup.modules == NO_MODULES else setup.modules
+        if (modules.event, modules.press_corners) != (expected.event, expected.press_corners):
+            raise SeasonLinkError(f"{where} has event {race.event!r} and Press Corners "
+                                  f"{list(race.press)}")
+        if exact:
+            kept = codec.setup_from_doc(json.loads(codec.dumps(codec.setup_to_doc(setup))),
+                                        setup.track)
+            if _attach(kept, expected, "new") != setup:
+                lost = [name for name, on in (
+                    ("Weather", setup.modules.weather is not None),
+                    ("Road Conditions", bool(setup.modules.road)),
+                    ("tournament mode", setup.modules.tournament),
+                    ("the mechanics' choice", any(c.mechanics for c in setup.cars))) if on]
+                raise SeasonLinkError(f"{where}: the race log cannot keep "
+                                      f"{', '.join(lost) or 'this setup'}")
+
+    def open_race(self, race_id: str) -> RaceSession:
+        """A stored race as its log replays, with its season's event and Press Corners when it
+        is a season race (see the module docstring); like ``RaceLog.open_race`` otherwise.
+
+        :raises UnknownRaceError: no such race.
+        :raises CorruptLogError: a stored row cannot be read or replayed.
+        """
+        link = self.season_of(race_id)
+        if link is None:
+            return self._races.open_race(race_id)
+        row = self._log.race(race_id)
+        try:
+            track_doc = json.loads(row.track)
+            setup = codec.setup_from_doc(json.loads(row.setup), codec.load_track_doc(track_doc))
+        except ValueError as error:
+            raise CorruptLogError(race_id, None, f"cannot read the setup: {error}") from error
+        with self._log.transaction() as db:
+            _, season = self._empty_season(db, link[0])
+        try:
+            expected = season.race_modules(link[1], setup.track)
+        except SeasonError as error:
+            raise CorruptLogError(race_id, None, str(error)) from error
+        setup = _attach(setup, expected, race_id)
+        try:
+            timeline = Timeline.start(setup)
+        except ValueError as error:
+            raise CorruptLogError(race_id, None, f"cannot set up: {error}") from error
+        seq = 0
+        for stored in self._log.events(race_id):
+            if stored.seq != seq + 1:
+                raise CorruptLogError(race_id, seq + 1, f"missing (the next stored seq is "
+                                                        f"{stored.seq})")
+            seq = stored.seq
+            try:
+                timeline.apply(codec.decode_event(stored.kind, stored.payload), seq)
+            except (codec.CodecError, FoldError) as error:
+                raise CorruptLogError(race_id, seq, str(error)) from error
+            except Exception as error:  # an engine that cannot take a stored value
+                raise CorruptLogError(race_id, seq, f"cannot replay {stored.payload!r}: "
+                                                    f"{type(error).__name__}: {error}") from error
+        return RaceSession(self._log, row, setup, track_doc, timeline, seq)

@@ -1,0 +1,175 @@
+"""``heat-companion championship`` (companion/championship_cli.py): JSON and CSV from race files
+and from the log, and one line with exit status 2 on bad input."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from season_1961 import CARS, SEEDS
+from strategies import SensibleDriver, run_race
+
+from companion.championship import SEASONS
+from companion.championship_cli import add_parser, main
+from companion.storage.seasons import SeasonStore
+
+DIR = Path(__file__).parent / "season-1961"
+FILES = [str(DIR / f"race-{n}.json") for n in (1, 2, 3)]
+
+# Hand-checked in test_championship_1961.py.
+CSV_1961 = """\
+rank,car,name,legend,points,race1_place,race1_points,race2_place,race2_points,race3_place,race3_points
+1,black,black,yes,24,1,9,3,4,1,11
+2,red,Ana,no,16,3,4,2,6,2,6
+3,yellow,yellow,yes,16,4,3,1,9,3,4
+4,green,Ben,no,12,2,6,4,3,4,3
+"""
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_files_json() -> None:
+    code, out, err = run("--files", *FILES, "--season", "1961")
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
+    assert doc["format"] == "heat-standings/1"
+    assert doc["season"] == {"id": "1961", "name": "1961", "verified": True, "note": "",
+                             "races": 3, "played": 3, "over": True}
+    assert [(s["rank"], s["car"], s["points"]) for s in doc["standings"]] == [
+        (1, "black", 24), (2, "red", 16), (3, "yellow", 16), (4, "green", 12)]
+    black = doc["standings"][0]
+    assert black["races"][2] == {"race": 3, "place": 1, "status": "placed", "points": 9,
+                                 "bonus": 2, "total": 11, "sponsors": 0}
+    assert [r["source"] for r in doc["races"]] == FILES
+    assert doc["races"][2]["winner_bonus"] == 2 and doc["next"] is None
+
+
+def test_files_partial_season_gives_next_grid_and_draft() -> None:
+    code, out, _ = run("--files", *FILES[:2], "--season", "1961", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["season"]["played"] == 2
+    assert doc["races"][2]["status"] == "to come" and doc["races"][2]["source"] is None
+    assert doc["next"] == {"race": 3, "track": "italy", "event": "drivers-strike",
+                           "playable": True, "grid": ["black", "yellow", "red", "green"],
+                           "draft": {"picks": ["green", "red"], "swap": "green", "market": 5}}
+
+
+def test_files_csv() -> None:
+    assert run("--files", *FILES, "--season", "1961", "--csv") == (0, CSV_1961, "")
+
+
+def test_custom_season_file(tmp_path: Path) -> None:
+    custom = tmp_path / "cup.json"
+    races = [{"track": r.track, "event": r.event, "press": list(r.press)}
+             for r in SEASONS["1961"].races]
+    custom.write_text(json.dumps({"name": "Cup", "races": races}), encoding="utf-8")
+    out = tmp_path / "standings.csv"
+    assert run("--files", *FILES, "--custom", str(custom), "--csv", "--out", str(out)) == (
+        0, "", "")
+    assert out.read_text(encoding="utf-8") == CSV_1961
+    races[2]["event"] = "corruption"
+    custom.write_text(json.dumps({"name": "Cup", "races": races}), encoding="utf-8")
+    code, _, err = run("--files", *FILES, "--custom", str(custom))
+    assert code == 2 and err.endswith("has event corruption, the file drivers-strike\n")
+
+
+def _store_season(data: Path, races: int) -> str:
+    with SeasonStore(data / "races.sqlite3") as store:
+        season_id = store.create_season(SEASONS["1961"], CARS, season_id="c0ffee01")
+        for number in range(1, races + 1):
+            setup = store.season(season_id).season.next_race_setup(seed=SEEDS[number - 1])
+            session = store.start_race(season_id, setup, race_id=f"r{number}")
+            actions = run_race(setup, seed=SEEDS[number - 1], driver=SensibleDriver).actions
+            for action in actions[: None if number < races else 10]:
+                session.submit(action)
+    return season_id
+
+
+def test_stored_season(tmp_path: Path) -> None:
+    _store_season(tmp_path, 2)  # race 1 over, race 2 running
+    code, out, err = run("--season", "c0ff", "--data", str(tmp_path))
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
+    assert [r["status"] for r in doc["races"]] == ["over", "running", "to come"]
+    assert [r["source"] for r in doc["races"]] == ["r1", "r2", None]
+    assert [(s["car"], s["points"]) for s in doc["standings"]] == [
+        ("black", 9), ("green", 6), ("red", 4), ("yellow", 3)]
+    code, out, _ = run("--list", "--data", str(tmp_path))
+    assert code == 0 and [(s["id"], s["races"], s["started"]) for s in json.loads(out)] == [
+        ("c0ffee01", 3, 2)]
+
+
+def test_wired_like_heat_companion(tmp_path: Path) -> None:
+    """The shape of the cli.py patch: a parent parser with --data and the subcommand."""
+    _store_season(tmp_path, 1)
+    parser = argparse.ArgumentParser(prog="heat-companion")
+    parser.add_argument("--data")
+    add_parser(parser.add_subparsers(dest="command"))
+    for argv in (["--data", str(tmp_path), "championship", "--season", "c0ffee01", "--csv"],
+                 ["championship", "--season", "c0ffee01", "--csv", "--data", str(tmp_path)]):
+        out = io.StringIO()
+        assert main(parser.parse_args(argv), out=out) == 0
+        assert out.getvalue().splitlines()[0].startswith("rank,car,name")
+
+
+def _unfinished(tmp_path: Path) -> str:
+    doc: dict[str, Any] = json.loads(Path(FILES[0]).read_text(encoding="utf-8"))
+    doc["rounds"] = doc["rounds"][:5]
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    ([], "give --season ID (a stored season) or --files"),
+    (["--files", FILES[0]], "--files needs --season YEAR or --custom FILE"),
+    (["--custom", "x.json"], "--custom goes with --files"),
+    (["--files", FILES[0], "--season", "1961", "--custom", "x.json"], "not both"),
+    (["--files", FILES[0], "--season", "1999"], "unknown season '1999'"),
+    (["--files", FILES[1], "--season", "1961"], "race 1 of season 1961 is on great-britain, "
+                                                "the file on usa"),
+    (["--files", *FILES, FILES[0], "--season", "1961"], "4 race files for a season of 3"),
+    (["--files", "missing.json", "--season", "1961"], "missing.json: cannot read"),
+    (["--files", "{tmp}/bad.json", "--season", "1961"], "bad.json: not JSON: line 1"),
+    (["--files", "{short}", "--season", "1961"], "short.json: the race is not over (round 5)"),
+    (["--files", FILES[0], "--custom", "{tmp}/bad.json"], "bad.json: not JSON"),
+    (["--files", FILES[0], "--custom", "{tmp}/empty.json"], "empty.json: races: required"),
+    (["--season", "nope", "--data", "{tmp}"], "unknown season 'nope': no seasons in"),
+    (["--csv", "--json"], "not allowed with argument"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path: Path, argv: list[str], message: str) -> None:
+    (tmp_path / "bad.json").write_text("{oops", encoding="utf-8")
+    (tmp_path / "empty.json").write_text("{}", encoding="utf-8")
+    short = _unfinished(tmp_path)
+    argv = [a.replace("{tmp}", str(tmp_path)).replace("{short}", short) for a in argv]
+    code, out, err = run(*argv)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_stored_bad_ids(tmp_path: Path) -> None:
+    _store_season(tmp_path, 0)
+    with SeasonStore(tmp_path / "races.sqlite3") as store:
+        store.create_season(SEASONS["1962"], CARS, season_id="c0ffee02")
+    code, _, err = run("--season", "c0ff", "--data", str(tmp_path))
+    assert code == 2 and err == "season id 'c0ff' is ambiguous: c0ffee01, c0ffee02\n"
+    code, _, err = run("--season", "beef", "--data", str(tmp_path))
+    assert code == 2 and err == "unknown season 'beef' (see --list)\n"
+
+
+def test_as_a_program() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.championship_cli", "--files", *FILES, "--season",
+         "1961", "--csv"], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, CSV_1961, "")
