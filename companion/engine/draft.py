@@ -1,0 +1,126 @@
+"""The Garage draft before a single race (rules.md §4.1), as a pure, seeded procedure.
+
+The Upgrade deck (Basic, Advanced or both; each design twice, plus two Heat cards per deck) is
+shuffled from a seed. Each of three rounds reveals players + 3 cards; the drivers pick one each in
+that round's order (round 1: last on the grid first; round 2: pole first; round 3: last first
+again); what is left is removed from the game. Each driver ends with 3 Upgrade cards, which
+replace the Starting Upgrades. The quick variant deals 3 random Upgrades to each driver instead.
+Sources: rules.md §4.1 (BGA procedure; the official pick order is unverified), seed 004.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import rng
+from .evolve import evolve
+from .explain import N_, Explanation, explain
+from .garage import DESIGNS
+
+ROUNDS = 3
+EXTRA_CARDS = 3
+"""Each round reveals one card per driver plus three (rules.md §4.1)."""
+COPIES = 2
+"""Each upgrade design is in the deck twice; each deck has two Heat cards (rules.md §0, §4.2)."""
+
+
+def upgrade_deck(*, basic: bool = True, advanced: bool = False) -> tuple[str, ...]:
+    """The Upgrade cards of the chosen decks, by design id, before shuffling."""
+    cards: list[str] = []
+    for design in DESIGNS.values():
+        if design.sponsor or design.heat_card:
+            continue
+        if (design.advanced and advanced) or (not design.advanced and basic):
+            cards.extend([design.id] * COPIES)
+    cards.extend(["heat"] * COPIES * (int(basic) + int(advanced)))
+    return tuple(cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    drivers: tuple[str, ...]
+    """Human drivers in grid order (pole first)."""
+    deck: tuple[str, ...]
+    """Cards not yet revealed, top first."""
+    market: tuple[str, ...] = ()
+    """This round's revealed cards still to be picked."""
+    round: int = 0
+    """Rounds started (1-3); 0 before the first reveal."""
+    picks: tuple[tuple[str, str], ...] = ()
+    """Every pick so far as ``(driver, design)``."""
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """Pick order of the current round: last on the grid first in rounds 1 and 3, pole
+        first in round 2."""
+        return self.drivers if self.round == 2 else tuple(reversed(self.drivers))
+
+    @property
+    def picked_this_round(self) -> tuple[str, ...]:
+        start = (self.round - 1) * len(self.drivers)
+        return tuple(driver for driver, _ in self.picks[start:])
+
+    @property
+    def to_pick(self) -> str | None:
+        """The driver who picks next, or None when the draft is done."""
+        if self.round == 0 or self.done:
+            return None
+        return self.order[len(self.picked_this_round)]
+
+    @property
+    def done(self) -> bool:
+        return len(self.picks) == ROUNDS * len(self.drivers)
+
+    def upgrades(self, driver: str) -> tuple[str, ...]:
+        return tuple(design for who, design in self.picks if who == driver)
+
+
+def start_draft(
+    drivers: tuple[str, ...], *, seed: int, basic: bool = True, advanced: bool = False
+) -> Draft:
+    """Shuffle the Upgrade deck and reveal round 1's cards."""
+    if not drivers or len(set(drivers)) != len(drivers):
+        raise ValueError("a draft needs distinct drivers")
+    cards, _ = rng.shuffled(upgrade_deck(basic=basic, advanced=advanced), rng.seed_state(seed))
+    return _reveal(Draft(drivers=drivers, deck=cards))
+
+
+def _reveal(draft: Draft) -> Draft:
+    count = len(draft.drivers) + EXTRA_CARDS
+    return evolve(draft, market=draft.deck[:count], deck=draft.deck[count:],
+                  round=draft.round + 1)
+
+
+def pick_problem(draft: Draft, driver: str, design: str) -> Explanation | None:
+    """Why ``driver`` may not take ``design`` now, or None."""
+    if draft.done:
+        return explain(N_("The draft is over."))
+    if driver != draft.to_pick:
+        return explain(N_("It is {driver}'s pick."), driver=draft.to_pick or "-")
+    if design not in draft.market:
+        return explain(N_("{design} is not among the revealed cards."), design=design)
+    return None
+
+
+def pick(draft: Draft, driver: str, design: str) -> Draft:
+    """``driver`` takes ``design`` from the market; the round's leftovers leave the game and the
+    next round is revealed when everyone has picked. Raises ValueError on an illegal pick."""
+    problem = pick_problem(draft, driver, design)
+    if problem is not None:
+        raise ValueError(problem.text())
+    market = list(draft.market)
+    market.remove(design)
+    draft = evolve(draft, market=tuple(market), picks=draft.picks + ((driver, design),))
+    if len(draft.picked_this_round) == len(draft.drivers) and not draft.done:
+        return _reveal(evolve(draft, market=()))
+    if draft.done:
+        return evolve(draft, market=())
+    return draft
+
+
+def deal_random(
+    drivers: tuple[str, ...], *, seed: int, basic: bool = True, advanced: bool = False
+) -> dict[str, tuple[str, ...]]:
+    """The quick variant: three random Upgrades each, dealt from the shuffled deck."""
+    cards, _ = rng.shuffled(upgrade_deck(basic=basic, advanced=advanced), rng.seed_state(seed))
+    return {driver: cards[i * ROUNDS:(i + 1) * ROUNDS] for i, driver in enumerate(drivers)}
