@@ -1,0 +1,189 @@
+"""The New race form as plain data, and the :class:`RaceSetup` it makes (Kivy-free)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from companion.engine import CarEntry, RaceSetup, SetupError
+from companion.engine.rng import seed_state, shuffled
+from companion.i18n import _
+
+from .words import CAR_COLOURS, colour_name
+
+MAX_LEGENDS = 5
+MAX_BONUS = 6
+FIRST_RACE_TRACK = "usa"
+MAX_SEATS = 8
+"""Seats a table can have (``hardware.events.MAX_SEATS``)."""
+
+
+@dataclass
+class Driver:
+    colour: str
+    name: str = ""
+    handicap: int = 0
+    seat: int = 0
+    """The table seat (1-8) whose dial and Ready button play this driver; 0 = not set yet."""
+
+
+@dataclass
+class RaceForm:
+    track_id: str = FIRST_RACE_TRACK
+    laps: int | None = None
+    """None = the track's own number of laps."""
+    drivers: list[Driver] = field(
+        default_factory=lambda: [Driver("red", seat=1), Driver("blue", seat=2)])
+    legends: int = 0
+    bonus: int = 0
+    physical_deck: bool = False
+    random_grid: bool = True
+    grid: list[str] = field(default_factory=list)
+    """The grid set by hand (car ids, pole first); used when ``random_grid`` is False."""
+    seed: int = field(default_factory=lambda: random.SystemRandom().randrange(1, 2**31))
+    tournament: bool = False
+    """Tournament mode: each driver picks the gear at the car's turn, with the cards."""
+
+    # --- editing ---------------------------------------------------------------------------
+
+    def first_race(self) -> None:
+        """The rulebook's suggestion for a first race: USA, one lap."""
+        self.track_id = FIRST_RACE_TRACK
+        self.laps = 1
+
+    def free_colours(self) -> list[str]:
+        used = {d.colour for d in self.drivers}
+        return [c for c in CAR_COLOURS if c not in used]
+
+    def add_driver(self) -> Driver | None:
+        free = self.free_colours()
+        if not free or len(self.drivers) + self.legends >= len(CAR_COLOURS):
+            return None
+        driver = Driver(free[0], seat=self.free_seats()[0])
+        self.drivers.append(driver)
+        self._sync_grid()
+        return driver
+
+    def remove_driver(self, index: int) -> None:
+        if len(self.drivers) > 1:
+            del self.drivers[index]
+            self._sync_grid()
+
+    def next_colour(self, index: int) -> None:
+        """Give driver ``index`` the next free colour."""
+        free = self.free_colours()
+        if not free:
+            return
+        current = self.drivers[index].colour
+        order = list(CAR_COLOURS)
+        start = order.index(current)
+        for step in range(1, len(order)):
+            candidate = order[(start + step) % len(order)]
+            if candidate in free:
+                self.drivers[index].colour = candidate
+                break
+        self._sync_grid()
+
+    def free_seats(self) -> list[int]:
+        used = {d.seat for d in self.drivers}
+        return [s for s in range(1, MAX_SEATS + 1) if s not in used]
+
+    def next_seat(self, index: int) -> None:
+        """Give driver ``index`` the next seat no other driver has."""
+        driver = self.drivers[index]
+        taken = {d.seat for i, d in enumerate(self.drivers) if i != index}
+        for step in range(1, MAX_SEATS + 1):
+            candidate = (driver.seat - 1 + step) % MAX_SEATS + 1
+            if candidate not in taken:
+                driver.seat = candidate
+                return
+
+    def seat_map(self) -> dict[int, str]:
+        """Seat number -> car id of every human driver."""
+        return {d.seat: d.colour for d in self.drivers if d.seat}
+
+    def cycle_handicap(self, index: int) -> None:
+        driver = self.drivers[index]
+        driver.handicap = (driver.handicap + 1) % 3
+
+    def set_legends(self, count: int) -> None:
+        room = len(CAR_COLOURS) - len(self.drivers)
+        self.legends = max(0, min(count, MAX_LEGENDS, room))
+        self._sync_grid()
+
+    def set_bonus(self, bonus: int) -> None:
+        self.bonus = max(0, min(bonus, MAX_BONUS))
+
+    def legend_colours(self) -> list[str]:
+        """Legends take the colours no driver uses, in the Legends mat order."""
+        from companion.engine import LEGEND_COLOURS
+
+        used = {d.colour for d in self.drivers}
+        return [c for c in LEGEND_COLOURS if c not in used][: self.legends]
+
+    def car_ids(self) -> list[str]:
+        return [d.colour for d in self.drivers] + self.legend_colours()
+
+    def _sync_grid(self) -> None:
+        ids = self.car_ids()
+        kept = [c for c in self.grid if c in ids]
+        self.grid = kept + [c for c in ids if c not in kept]
+
+    def move_up(self, car: str) -> None:
+        """Move ``car`` one place towards pole on the hand-set grid."""
+        self._sync_grid()
+        i = self.grid.index(car)
+        if i > 0:
+            self.grid[i - 1], self.grid[i] = self.grid[i], self.grid[i - 1]
+
+    def new_seed(self) -> None:
+        self.seed = random.SystemRandom().randrange(1, 2**31)
+
+    # --- result ------------------------------------------------------------------------------
+
+    def grid_order(self) -> list[str]:
+        """Pole first: shuffled from the recorded seed, or as set by hand."""
+        self._sync_grid()
+        if not self.random_grid:
+            return list(self.grid)
+        order, _state = shuffled(tuple(self.car_ids()), seed_state(self.seed ^ 0x5EED))
+        return list(order)
+
+    def entries(self) -> list[CarEntry]:
+        by_id = {d.colour: d for d in self.drivers}
+        out = []
+        for car in self.grid_order():
+            driver = by_id.get(car)
+            if driver is None:
+                out.append(CarEntry(id=car, name="", legend=True))
+            else:
+                name = driver.name.strip() or colour_name(car)
+                out.append(CarEntry(id=car, name=name, handicap=driver.handicap))
+        return out
+
+    def setup(self, track: object) -> RaceSetup:
+        """The engine setup (``track`` is the engine :class:`Track`); raises SetupError."""
+        from companion.engine import Track
+
+        assert isinstance(track, Track)
+        from companion.engine.modules import NO_MODULES, RaceModules
+
+        return RaceSetup(
+            track=track, cars=tuple(self.entries()), laps=self.laps, seed=self.seed,
+            legend_bonus=self.bonus, physical_legends_deck=self.physical_deck,
+            modules=RaceModules(tournament=True) if self.tournament else NO_MODULES,
+        )
+
+    def problem(self, track: object) -> str:
+        """Why the form cannot start a race, in words, or "" when it can."""
+        if not self.drivers:
+            return _("Add at least one driver.")
+        try:
+            from companion.engine import start_race
+
+            start_race(self.setup(track))
+        except SetupError as error:
+            from .words import render
+
+            return render(error.why)
+        return ""

@@ -1,0 +1,367 @@
+"""The table hardware in the real app: Ready presses, buttons, LEDs, the check screen, systemd.
+
+A pin-free ``hardware.fakes.FakeTable`` (the same debounce and event rules as the GPIO table)
+stands in for the table; one test goes through ``hardware.detect`` with gpiozero's mock pins.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import ChooseGear
+from companion.ui.widgets import find
+from hardware import FakeTable, InputRejected, LedPattern, TableButton
+from hardware.clock import FakeClock
+
+pytestmark = pytest.mark.ui
+
+
+def _race(harness: Any) -> Any:
+    harness.player.set_up_race()
+    harness.player.press("start race")
+    return harness.app
+
+
+def _seat_of(app: Any, car: str) -> int:
+    return next(s for s, c in app.seat_map.items() if c == car)
+
+
+def test_touch_only_is_said_once_with_the_reason(ui) -> None:
+    from kivy.core.window import Window
+
+    app = ui.app
+    toast = app.toast
+    assert toast is not None and toast.parent is Window
+    assert toast.text == "Touch-only: no wiring file at /nonexistent/wiring.toml"
+    toast.close()
+    assert toast.parent is None
+    app._tell_touch_only("again")  # a second time in the same session: nothing
+    assert toast.parent is None and toast.text.endswith("/nonexistent/wiring.toml")
+    # The check screen (from Settings) says why there is no hardware.
+    app.show("settings")
+    ui.player.press("hardware check")
+    screen = app.sm.current_screen
+    assert app.sm.current == "hwcheck"
+    assert find(screen, "hw summary").text == "No table hardware: touch only."
+    assert "no wiring file at /nonexistent/wiring.toml" in find(screen, "hw reason").text
+    assert find(screen, "hw no seats").text
+    assert find(screen, "hw hub").text == "No serial hub."
+
+
+def test_ready_press_chooses_the_dialled_gear(table) -> None:
+    harness, fake = table
+    app = _race(harness)
+    assert app.seat_map == {1: "red", 2: "blue"}  # default: drivers in entry order
+    app.poll_hardware()
+    assert fake.leds[1] is LedPattern.BLINK and fake.leds[2] is LedPattern.BLINK
+    assert fake.leds[3] is LedPattern.OFF
+    fake.turn_dial(1, 2)
+    fake.press_ready(1)
+    app.poll_hardware()
+    state = app.controller.state
+    assert state.planned == {"red": 2}
+    assert app.session.actions()[-1] == ChooseGear("red", 2)
+    assert fake.leds[1] is LedPattern.OFF and fake.leds[2] is LedPattern.BLINK
+    assert find(app.sm.current_screen, "driver red").text.endswith("*")
+
+
+def test_illegal_shift_blinks_fast_shows_why_and_changes_nothing(table) -> None:
+    harness, fake = table
+    app = _race(harness)
+    clock = FakeClock()
+    app.hw_bridge.clock = clock
+    before = app.controller.state
+    logged = len(app.session.actions())
+    fake.turn_dial(2, 4)  # from 1st gear: three gears at once
+    fake.press_ready(2)
+    app.poll_hardware()
+    harness.pump()
+    assert app.controller.state is before and len(app.session.actions()) == logged
+    assert fake.leds[2] is LedPattern.FAST_BLINK
+    assert fake.leds[1] is LedPattern.BLINK
+    assert fake.beeps  # and a beep
+    error = find(app.sm.current_screen, "error").text
+    assert error == "Ben: Cannot shift from gear 1 to 4: at most two gears at once."
+    clock.advance(2.1)
+    app.poll_hardware()
+    assert fake.leds[2] is LedPattern.BLINK  # back to "waiting for your gear"
+    engine = before.car("blue").engine
+    fake.turn_dial(2, 3)  # two gears: allowed, and the engine charges 1 Heat for it
+    fake.press_ready(2)
+    app.poll_hardware()
+    assert app.controller.state.planned == {"blue": 3}
+    fake.press_ready(1)  # the last gear: the shifts are paid
+    app.poll_hardware()
+    state = app.controller.state
+    assert state.car("blue").gear == 3 and state.car("blue").engine == engine - 1
+    assert any("pay 1 Heat" in m for m in app.controller.messages)
+
+
+def test_table_buttons_do_what_the_screen_buttons_do(table) -> None:
+    harness, fake = table
+    app = _race(harness)
+    fake.press_ready(1)
+    fake.press_ready(2)
+    app.poll_hardware()
+    controller = app.controller
+    current = controller.state.current_car
+    assert controller.view().mode == "reveal"
+    assert fake.leds[_seat_of(app, current)] is LedPattern.ON
+    other = 3 - _seat_of(app, current)
+    assert fake.leds[other] is LedPattern.OFF
+    between = InputRejected("fake", "seat 2: Ready pressed with the gear dial between "
+                            "positions", seat=2)
+    fake.queue.put(between)  # what the table sends for a dial resting between two gears
+    app.poll_hardware()
+    assert fake.leds[2] is LedPattern.FAST_BLINK
+    assert controller.error.startswith("Seat 2: the gear dial is between two gears.")
+    fake.press(TableButton.NEXT)  # nothing to end yet
+    app.poll_hardware()
+    assert controller.view().mode == "reveal"
+    assert "decide something first" in controller.error
+    controller.key("1")
+    fake.press(TableButton.CONFIRM)  # = Move
+    app.poll_hardware()
+    assert controller.view().mode == "react"
+    fake.press(TableButton.NEXT)  # = End turn
+    app.poll_hardware()
+    assert controller.state.current_car != current
+    fake.press(TableButton.UNDO)
+    app.poll_hardware()
+    assert controller.state.current_car == current and controller.view().mode == "react"
+
+
+def test_hardware_check_screen_is_live_and_identify_blinks(table) -> None:
+    harness, fake = table
+    app = _race(harness)
+    clock = FakeClock()
+    app.hw_bridge.clock = clock
+    state = app.controller.state
+    app.show("settings")
+    harness.player.press("hardware check")
+    screen = app.sm.current_screen
+    assert find(screen, "hw summary").text == "Table hardware found: seats 1, 2, 3, 4."
+    assert find(screen, "hw car 1").text == "Ana"
+    fake.turn_dial(1, 3)
+    fake.press_ready(1)  # shown, not played
+    fake.press(TableButton.UNDO)
+    app.poll_hardware()
+    assert find(screen, "hw dial 1").text == "Gear 3"
+    assert find(screen, "hw last 1").text.startswith("Ready in gear 3")
+    assert find(screen, "hw buttons").text == "Last button: Undo"
+    assert app.controller.state is state
+    assert fake.leds[1] is LedPattern.ON  # feedback: seat 1's input arrived
+    harness.player.press("identify 4")
+    assert fake.leds[4] is LedPattern.FAST_BLINK
+    assert find(screen, "hw led 4").text == "fast blink"
+    clock.advance(2.1)
+    app.poll_hardware()
+    assert fake.leds[4] is LedPattern.OFF and fake.leds[1] is LedPattern.OFF
+    assert find(screen, "hw led 4").text == "off"
+    app.set_language("ko")  # what the table said is shown in the player's language too
+    assert find(screen, "hw last 1").text.startswith("준비: 3단 기어")
+    assert find(screen, "hw buttons").text == "마지막 버튼: 취소"
+    assert find(screen, "identify 2").text == "위치 확인"
+    assert find(screen, "hw led 2").text == "꺼짐"
+    app.set_language("en")
+    harness.player.press("back")
+    harness.player.press("back")
+    assert app.hw_bridge.mode == "idle"
+
+
+def test_seat_chosen_in_new_race_is_kept_with_the_race(table) -> None:
+    harness, fake = table
+    app = harness.app
+    harness.player.set_up_race()
+    harness.player.press("seat 0")  # Ana: seat 1 -> 3 (2 is Ben's)
+    assert find(app.sm.current_screen, "seat 0").text == "Seat 3"
+    harness.player.press("start race")
+    assert app.seat_map == {3: "red", 2: "blue"}
+    fake.press_ready(3)
+    app.poll_hardware()
+    assert app.controller.state.planned == {"red": 1}
+    app = harness.restart()
+    harness.player.press("continue")
+    assert app.seat_map == {3: "red", 2: "blue"}
+
+
+WIRING = """
+version = 1
+[table]
+seats = 2
+[buttons]
+next = 9
+undo = 10
+confirm = 11
+[seat.1]
+dial.gray = [17, 27]
+ready = 22
+led = 23
+[seat.2]
+dial.gray = [5, 6]
+ready = 13
+led = 24
+"""
+
+
+def test_detect_with_mock_pins_drives_a_race_step(tmp_path: Path, make_harness) -> None:
+    """The real ``detect`` -> GpioTable on gpiozero mock pins -> app -> engine -> LED pin."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware import detect
+
+    wiring = tmp_path / "wiring.toml"
+    wiring.write_text(WIRING, encoding="utf-8")
+    pins = MockFactory()
+    clock = FakeClock()
+    found: list[Any] = []
+
+    def factory(queue: Any) -> Any:
+        found.append(detect(queue, wiring, pin_factory=lambda: pins, clock=clock))
+        return found[0]
+
+    harness = make_harness(hardware=factory)
+    harness.start()
+    try:
+        hw = found[0]
+        assert hw.available and hw.reason == "" and hw.seats == (1, 2)
+        app = _race(harness)
+        app.hw_bridge.clock = clock
+
+        def settle() -> None:
+            clock.advance(0.05)
+            hw.gpio.tick()
+            app.poll_hardware()
+
+        settle()
+        led = pins.pin(23)
+        assert app.hw_bridge.seats[1].led == "blink" and led.state
+        clock.advance(0.5)  # BLINK: half a second on, half off
+        hw.gpio.tick()
+        assert not led.state
+        pins.pin(17).drive_low()  # dial a: gear 2 on a Gray dial (switches close to GND)
+        settle()
+        pins.pin(22).drive_low()  # Ready
+        settle()
+        pins.pin(22).drive_high()
+        settle()
+        assert app.controller.state.planned == {"red": 2}
+        assert app.hw_bridge.seats[1].led == "off" and not led.state
+        pins.pin(6).drive_low()  # seat 2: dial b alone = gear 4, three gears up
+        settle()
+        pins.pin(13).drive_low()
+        settle()
+        pins.pin(13).drive_high()
+        settle()
+        assert app.controller.state.planned == {"red": 2}
+        assert "at most two gears" in app.controller.error
+        led2 = pins.pin(24)
+        levels = set()
+        for _ in range(4):  # FAST_BLINK: toggles every 0.1 s
+            clock.advance(0.1)
+            hw.gpio.tick()
+            levels.add(bool(led2.state))
+        assert levels == {True, False}
+    finally:
+        harness.stop()
+        pins.reset()
+
+
+def test_systemd_ready_after_first_frame_and_watchdog(tmp_path: Path, make_harness,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    address = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    sock.settimeout(0.01)
+    monkeypatch.setenv("NOTIFY_SOCKET", address)
+    monkeypatch.setenv("WATCHDOG_USEC", "60000")  # ping every 30 ms
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
+    harness = make_harness()
+    try:
+        harness.start()
+        assert harness.app.first_frame_done
+        harness.pump(6)
+        received = []
+        while True:
+            try:
+                received.append(sock.recv(100).decode())
+            except (TimeoutError, BlockingIOError):
+                break
+        assert received[0] == "READY=1"
+        assert "WATCHDOG=1" in received[1:]
+    finally:
+        harness.stop()
+        sock.close()
+
+
+def test_fake_table_leds_follow_tournament_turns(make_harness) -> None:
+    """Tournament mode: the seat whose car plays blinks for its gear, then shows ON."""
+    made: list[FakeTable] = []
+    harness = make_harness(
+        hardware=lambda q: made.append(FakeTable(q, seats=(1, 2))) or made[-1])
+    harness.start()
+    try:
+        app = harness.app
+        harness.player.set_up_race()
+        harness.player.press("tournament")
+        harness.player.press("start race")
+        fake = made[0]
+        controller = app.controller
+        current = controller.state.current_car
+        seat = _seat_of(app, current)
+        app.poll_hardware()
+        assert controller.view().mode == "turn_gear"
+        assert fake.leds[seat] is LedPattern.BLINK and fake.leds[3 - seat] is LedPattern.OFF
+        fake.press_ready(3 - seat)  # not that car's turn: refused, attention
+        app.poll_hardware()
+        assert fake.leds[3 - seat] is LedPattern.FAST_BLINK
+        assert "turn" in controller.error
+        fake.turn_dial(seat, 2)
+        fake.press_ready(seat)
+        app.poll_hardware()
+        assert controller.view().mode == "reveal" and controller.state.car(current).gear == 2
+        assert fake.leds[seat] is LedPattern.ON
+    finally:
+        harness.stop()
+
+
+def test_hub_state_and_stats_on_the_check_screen(make_harness) -> None:
+    """A USB hub (the real SerialHub over a loop link to the firmware's stand-in)."""
+    from hardware import Hardware, SerialHub
+    from hardware.fake_links import LoopLink
+    from hardware.fakes import FakeHubPeer
+    from hardware.testing import until
+
+    peer = FakeHubPeer(seats=(5, 6))
+    link = LoopLink(peer, timeout=0.005)
+    harness = make_harness(hardware=lambda q: Hardware(
+        q, hub=SerialHub("loop://", q, seats=(5, 6), opener=link, name="hub")))
+    harness.start()
+    app = harness.app
+
+    def polled(check: Any) -> Any:
+        def condition() -> bool:
+            app.poll_hardware()
+            return bool(check())
+        return condition
+
+    app.show("settings")
+    harness.player.press("hardware check")
+    screen = app.sm.current_screen
+    until(polled(lambda: app.hw_bridge.hub.online))
+    assert find(screen, "hw hub").text == "Hub hub (seats 5, 6): online"
+    assert "1 connects" in find(screen, "hw hub stats").text
+    peer.turn_dial(6, 3)
+    peer.press_ready(6)
+    until(polled(lambda: find(screen, "hw last 6").text.startswith("Ready in gear 3")))
+    assert find(screen, "hw dial 6").text == "Gear 3"
+    harness.player.press("identify 5")
+    until(lambda: peer.leds[5] is LedPattern.FAST_BLINK)
+    link.unplug()
+    until(polled(lambda: app.hw_bridge.hub.online is False))
+    assert find(screen, "hw hub").text.startswith("Hub hub (seats 5, 6): offline: ")

@@ -1,0 +1,141 @@
+"""Catalogs are complete, compiled and current; every screen shows only translated text."""
+
+from __future__ import annotations
+
+import gettext
+import re
+import string
+
+import pytest
+
+from companion import i18n
+from companion.i18n import extract
+from companion.i18n.pofile import compile_mo, read_po
+
+TRANSLATED = ("zh_TW", "ko")
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_msgid_has_a_translation_with_the_same_fields(language: str) -> None:
+    catalog = read_po(extract.po_path(language).read_text(encoding="utf-8"))
+    used = extract.messages()
+    assert len(used) > 100
+    missing = [m for m in used if not catalog.messages.get(m)]
+    assert missing == []
+    for msgid in used:
+        assert _fields(catalog.messages[msgid]) == _fields(msgid), msgid
+
+
+def test_catalogs_are_up_to_date_with_the_sources() -> None:
+    assert extract.main(["--check"]) == 0
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_mo_agrees_with_po(language: str) -> None:
+    po = extract.po_path(language)
+    catalog = read_po(po.read_text(encoding="utf-8"))
+    mo = po.with_suffix(".mo")
+    assert mo.read_bytes() == compile_mo(catalog, language=language)
+    with mo.open("rb") as handle:
+        compiled = gettext.GNUTranslations(handle)
+    for msgid, msgstr in catalog.messages.items():
+        assert compiled.gettext(msgid) == msgstr
+
+
+def test_engine_templates_are_extracted() -> None:
+    used = extract.messages()
+    assert "Speed {speed} through a limit-{limit} corner: pay {owed} Heat." in used
+    assert "{car} to space {space}, {spot}." in used
+
+
+def test_every_bundled_tracks_unverified_note_is_a_msgid() -> None:
+    import tracks
+
+    used = extract.messages()
+    notes = [n for info in tracks.available_tracks() for n in info.track.unverified]
+    assert notes and all(n in used for n in notes)
+    i18n.set_language("ko")
+    try:
+        assert all(i18n._(n) != n for n in notes)
+    finally:
+        i18n.set_language("en")
+
+
+# --- the screens -----------------------------------------------------------------------------
+
+ALLOWED_LATIN = {"Heat", "Pedal", "the", "Metal", "English", "Ana", "Ben", "USA", "BGA", "App"}
+SKIP = {"saved", "message", "hardware detail", "hw reason"}
+"""Labels showing data, not UI text: file paths, what the hardware layer said."""
+
+
+def _visible_texts(screen) -> list[str]:
+    from kivy.uix.label import Label
+
+    from companion.ui.widgets import walk
+
+    texts = []
+    for widget in walk(screen):
+        if isinstance(widget, Label) and widget.text and getattr(
+                widget, "test_name", "") not in SKIP and widget.opacity > 0:
+            texts.append(widget.text)
+    return texts
+
+
+def _english_words(texts: list[str]) -> list[str]:
+    words = []
+    for text in texts:
+        clean = re.sub(r"/\S+|\d{4}-\d\d-\d\d", "", text)
+        words += [w for w in re.findall(r"[A-Za-z]{3,}", clean) if w not in ALLOWED_LATIN]
+    return words
+
+
+def _all_screens(ui) -> list[str]:
+    ui.player.set_up_race()
+    ui.player.press("start race")
+    for _ in range(5):
+        ui.player.step()
+    return ["race", "start", "newrace", "races", "settings", "hwcheck"]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_screen_is_translated(ui, language: str) -> None:
+    app = ui.app
+    names = _all_screens(ui)
+    english = {name: _visible_texts(app.show(name)) for name in names}
+    app.show("settings")
+    ui.player.press(f"language {language}")
+    ui.pump()
+    assert app.language == language
+    for name in names:
+        screen = app.show(name)
+        ui.pump()
+        texts = _visible_texts(screen)
+        assert texts != english[name]
+        assert _english_words(texts) == [], (name, texts)
+    # And the results screen, after the race.
+    app.show("race")
+    ui.player.play_to_end()
+    ui.pump()
+    assert app.sm.current == "results"
+    assert _english_words(_visible_texts(app.sm.current_screen)) == []
+
+
+def test_switching_language_changes_visible_labels_and_is_kept(ui) -> None:
+    from companion.ui.widgets import find
+
+    app = ui.app
+    label = find(app.sm.current_screen, "new race")
+    assert label.text == "New race"
+    app.show("settings")
+    ui.player.press("language ko")
+    assert label.text == "새 레이스"
+    ui.player.press("language zh_TW")
+    assert label.text == "新比賽"
+    app = ui.restart()
+    assert app.language == "zh_TW"
+    assert find(app.sm.current_screen, "new race").text == "新比賽"
+    i18n.set_language("en")

@@ -1,0 +1,92 @@
+"""Tournament mode, Legends-only rounds and the modules' race order, through the real screens."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import tracks
+from companion.engine.modules import RaceModules
+from companion.ui.setupform import RaceForm
+from companion.ui.widgets import find, find_all
+
+pytestmark = pytest.mark.ui
+
+
+def test_tournament_asks_each_gear_at_the_cars_turn(ui, press) -> None:
+    app = ui.app
+    ui.player.set_up_race()
+    press("tournament")
+    assert find(app.sm.current_screen, "tournament").text == (
+        "Gears: each driver at the car's turn (tournament)")
+    press("start race")
+    controller = app.controller
+    assert controller.state.modules.tournament
+    assert app.session.export()["modules"]["tournament"] is True
+    view = controller.view()
+    current = view.current
+    assert view.mode == "turn_gear" and [r.car for r in view.gear_rows] == [current]
+    other = next(c.id for c in controller.state.cars if not c.legend and c.id != current)
+    assert find_all(app.sm.current_screen, f"gear {other} ") == []  # only the car to play
+    press(f"gear {current} 2")
+    assert controller.view().mode == "reveal"
+    assert controller.state.car(current).gear == 2
+    assert controller.state.car(other).gear == 1  # asked at its own turn, not yet
+    # And the race plays to the end in this mode.
+    ui.player.play_to_end()
+    assert app.session.state.over
+
+
+def _modules_race(app, seed: int = 1):
+    """One Legend, two humans; Title sponsor withdraws (a spin-out eliminates) and the USA's
+    press corners: the scripted drivers earn cards, then both spin out of the race."""
+    track = tracks.load_track("usa")
+    form = RaceForm(seed=seed)
+    form.first_race()
+    form.set_legends(1)
+    modules = RaceModules(event="title-sponsor-withdraws",
+                          press_corners=tracks.default_press_corners(track.corners))
+    return app.log().new_race(replace(form.setup(track), modules=modules))
+
+
+def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
+    app = ui.app
+    app.open_session(_modules_race(app))
+    screen = app.sm.current_screen
+    assert app.controller.view().sponsors
+    texts = [w.text for w in find(screen, "order").walk() if hasattr(w, "text")]
+    assert "Sponsors" in texts
+    assert find(screen, "sponsors red").text == "0"
+    assert find(screen, "sponsors black").text == "-"  # a Legend earns none
+    seen_out = seen_round = False
+    for _ in range(400):
+        state = app.controller.state
+        if state.over:
+            break
+        for car in state.cars:
+            if car.legend or car.id not in app.controller.state.index:
+                continue
+            if car.eliminated:
+                assert find(screen, f"order name {car.id}").text == f"{car.name} (out)"
+                seen_out = True
+            else:
+                assert find(screen, f"sponsors {car.id}").text == str(car.sponsors)
+        if app.controller.view().mode == "run_round":
+            assert find(screen, "run round").text == "Next round"
+            before = state.round
+            press("run round")
+            assert app.controller.state.round > before or app.controller.state.over
+            seen_round = True
+            continue
+        ui.player.step()
+    final = app.session.state
+    assert final.over and seen_out and seen_round
+    assert any(c.sponsors for c in final.cars)
+    assert [c.id for c in final.cars if c.eliminated] == ["red", "blue"]
+    assert app.sm.current == "results"
+    results = app.sm.current_screen
+    assert find(results, "out red").text.startswith("Red: eliminated")
+    assert find(results, "place 1").text.startswith("1. Legend Black")
+    saved = results.saved_json.read_text(encoding="utf-8")
+    assert '"eliminated": [\n    "red",\n    "blue"\n  ]' in saved

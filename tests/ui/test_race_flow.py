@@ -1,0 +1,101 @@
+"""A whole race through the screens, undo, and resume after the app is torn down."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion import racefile
+from companion.ui.widgets import find
+
+pytestmark = pytest.mark.ui
+
+
+def test_whole_race_matches_replay_of_exported_file(ui, press) -> None:
+    app = ui.app
+    assert app.sm.current == "start"
+    ui.player.set_up_race()
+    press("start race")
+    assert app.sm.current == "race"
+    state = app.controller.state
+    assert [c.legend for c in state.cars].count(True) == 2
+    assert {c.name for c in state.cars if not c.legend} == {"Ana", "Ben"}
+    presses = ui.player.play_to_end()
+    assert presses > 20
+    ui.pump(3)
+    assert app.sm.current == "results"
+    final = app.session.state
+    assert final.over and len(final.results) == 4
+    # The exported race file replays to the same state.
+    doc = app.session.export()
+    replayed = list(racefile.replay(racefile.parse(json.loads(json.dumps(doc)))))[-1]
+    assert racefile.state_document(replayed) == racefile.state_document(final)
+    # Results are shown and saved with the race (JSON + PNG in the data dir).
+    screen = app.sm.current_screen
+    assert find(screen, "place 1").text.startswith("1. ")
+    saved = json.loads(screen.saved_json.read_text(encoding="utf-8"))
+    assert [r["car"] for r in saved["results"]] == [c for c, _p, _r in final.results]
+    assert all(len(p) == final.round + 1 for p in saved["lap_chart"].values())
+    screen.export_chart()
+    assert screen.saved_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Export as a race file into the data folder.
+    press("export")
+    exported = list((ui.data / "exports").glob("race-*.json"))
+    assert len(exported) == 1
+    assert json.loads(exported[0].read_text(encoding="utf-8")) == doc
+
+
+def test_rejection_shows_reason_and_changes_nothing(ui, press) -> None:
+    ui.player.set_up_race()
+    press("start race")
+    controller = ui.app.controller
+    human = next(c.id for c in controller.state.cars if not c.legend)
+    before = controller.state
+    press(f"gear {human} 4")  # three gears up from 1st: not allowed
+    assert controller.state is before
+    assert "at most two gears" in find(ui.app.sm.current_screen, "error").text
+
+
+def test_undo_redo_and_resume_after_teardown(ui, press) -> None:
+    ui.player.set_up_race()
+    press("start race")
+    for _ in range(12):
+        ui.player.step()
+    app = ui.app
+    before_undo = racefile.state_document(app.session.state)
+    press("undo")
+    assert racefile.state_document(app.session.state) != before_undo
+    press("redo")
+    assert racefile.state_document(app.session.state) == before_undo
+    press("undo")
+    expected = racefile.state_document(app.session.state)
+    expected_turn = app.session.state.turn
+    race_id = app.session.race_id
+    # Power cut: the app goes away without any goodbye, a new one starts on the same data.
+    app = ui.restart()
+    assert app.sm.current == "start"
+    assert find(app.sm.current_screen, "continue").disabled is False
+    press("continue")
+    assert app.sm.current == "race"
+    assert app.session.race_id == race_id
+    assert racefile.state_document(app.session.state) == expected
+    assert app.session.state.turn == expected_turn
+    assert app.session.can_redo  # the undone input can still be redone after the restart
+    # And the race goes on to the end.
+    ui.player.play_to_end()
+    assert app.session.state.over
+
+
+def test_real_touches_reach_buttons(ui) -> None:
+    """Taps land as UnitTestTouch events (not just dispatched releases)."""
+    from kivy.tests.common import UnitTestTouch
+
+    app = ui.app
+    button = find(app.sm.current_screen, "new race")
+    x, y = button.to_window(*button.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    ui.pump()
+    assert app.sm.current == "newrace"
