@@ -108,10 +108,14 @@ def award(
         if corner.line_after not in press:
             continue
         by_slip = slipstream is not None and slipstream[0] <= at < slipstream[1]
-        if _press_corner_card(state, corner, speed, by_slip):
+        if _press_corner_card(state, corner, speed, by_slip) and by_slip:
             state = _give(state, car_id, per_press, out, N_(
-                "{car} passes a Press Corner {how}: {cards} Sponsorship card(s)."),
-                how=("with a slipstream" if by_slip else f"at Speed {speed}"), cards=per_press)
+                "{car} passes a Press Corner with a slipstream: {cards} Sponsorship card(s)."),
+                cards=per_press)
+        elif _press_corner_card(state, corner, speed, by_slip):
+            state = _give(state, car_id, per_press, out, N_(
+                "{car} passes a Press Corner at Speed {speed}: {cards} Sponsorship card(s)."),
+                speed=speed, cards=per_press)
     if event is None:
         return state
     if Sponsorship.SPEED_RECORD in event.triggers and speed >= SPEED_RECORD:

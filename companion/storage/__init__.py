@@ -5,6 +5,8 @@ holds the parts: :mod:`.db` (the SQLite file), :mod:`.codec` (JSON of setups and
 :mod:`.fold` (undo/redo stack and replay) and :mod:`.paths` (where the log lives).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .errors import (
     CorruptLogError,
     SchemaVersionError,
@@ -12,8 +14,31 @@ from .errors import (
     UnknownRaceError,
     WriteConflictError,
 )
-from .fold import Event, EventKind, FoldError, Timeline, effective_inputs, fold_state, replay
 from .paths import data_dir, default_log_path
+
+if TYPE_CHECKING:
+    from .fold import (
+        Event,
+        EventKind,
+        FoldError,
+        Timeline,
+        effective_inputs,
+        fold_state,
+        replay,
+    )
+
+_FOLD = {"Event", "EventKind", "FoldError", "Timeline", "effective_inputs", "fold_state",
+         "replay"}
+
+
+def __getattr__(name: str) -> Any:
+    """The fold (which loads the engine) is imported on first use, so the app can find its data
+    folder before its first frame without loading the rules."""
+    if name in _FOLD:
+        from . import fold
+
+        return getattr(fold, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "CorruptLogError", "Event", "EventKind", "FoldError", "SchemaVersionError", "StorageError",

@@ -39,15 +39,12 @@ PARAM_WORDS: dict[str, str] = {
     "end the turn": N_("end the turn"),
     "Stress": N_("Stress"),
     "stress": N_("Stress"),
-    "with a slipstream": N_("with a slipstream"),
 }
 """Parameter values the engine passes in English; translated before they are filled in.
 ``tests/ui/test_i18n.py`` scans ``companion/engine`` for every English literal that reaches an
 explanation's parameters and fails when one is missing here (or from the catalogs)."""
 
-PARAM_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"at Speed (?P<speed>-?\d+)"), N_("at Speed {speed}")),
-)
+PARAM_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = ()
 """Parameter values the engine builds with an f-string: the whole value must match; the
 named groups fill the translated template."""
 
