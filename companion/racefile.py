@@ -34,7 +34,14 @@ from .engine import (
     play,
     start_race,
 )
-from .engine.actions import ActionFormatError, CardValue, card_from_json, card_to_json
+from .engine.actions import (
+    ActionFormatError,
+    CardValue,
+    DirectPlay,
+    Upgrade,
+    card_from_json,
+    card_to_json,
+)
 from .engine.modules import NO_MODULES
 from .modules_doc import ModulesError, modules_doc, parse_modules, uses_modules
 
@@ -55,7 +62,7 @@ _LEGEND_KEYS = {"cards", "bonus"}
 _LEGEND_KEYS_2 = _LEGEND_KEYS | {"aggressive"}
 _INPUT_KEYS = {"gear", "cards", "stress", "clogged", "adrenaline", "cooldown", "boost",
                "slipstream"}
-_INPUT_KEYS_2 = _INPUT_KEYS | {"unpaid", "accelerate", "slipstream_extra"}
+_INPUT_KEYS_2 = _INPUT_KEYS | {"unpaid", "direct", "accelerate", "slipstream_extra"}
 
 
 class RaceFileError(ValueError):
@@ -213,9 +220,9 @@ def _cards(car: str, inputs: Mapping[str, Any], r: int) -> tuple[CardValue, ...]
 
 
 def _turn_actions(car: str, inputs: Mapping[str, Any], r: int) -> list[Action]:
-    """The engine inputs of one car's turn, in race-file order: move, Adrenaline, Cooldown,
-    Boost, (Accelerate,) Slipstream, then the corner checks (race-file.md "Order inside a car's
-    turn"; docs/race-file-v2.md)."""
+    """The engine inputs of one car's turn, in race-file order: move, Adrenaline, (direct
+    plays,) Cooldown, Boost, (Accelerate,) Slipstream, then the corner checks (race-file.md
+    "Order inside a car's turn"; docs/race-file-v2.md)."""
     if "cards" not in inputs:
         raise _say(r, car, "cards: required (or clogged: true)")
     stress, unpaid = inputs.get("stress", []), inputs.get("unpaid", [])
@@ -230,6 +237,17 @@ def _turn_actions(car: str, inputs: Mapping[str, Any], r: int) -> list[Action]:
             raise _say(r, car, f"{key}: must be true or false")
     if flags["adrenaline"]:
         actions.append(Adrenaline(car))
+    direct = inputs.get("direct", [])
+    if not isinstance(direct, list):
+        raise _say(r, car, 'direct: must be a list of {"upgrade": id} cards')
+    for raw in direct:
+        try:
+            played = card_from_json(raw) if isinstance(raw, dict) else None
+        except ActionFormatError:
+            played = None
+        if not isinstance(played, Upgrade):
+            raise _say(r, car, 'direct: must be a list of {"upgrade": id} cards')
+        actions.append(DirectPlay(car, played))
     cooldown = inputs.get("cooldown", 0)
     if not _is_int(cooldown) or cooldown < 0:
         raise _say(r, car, "cooldown: must be a whole number of Heat cards")
@@ -448,6 +466,8 @@ def _record(current: dict[str, dict[str, Any]], before: RaceState, action: Actio
             entry["unpaid"] = list(action.unpaid)
     elif isinstance(action, Accelerate):
         current[action.car]["accelerate"] = True
+    elif isinstance(action, DirectPlay):
+        current[action.car].setdefault("direct", []).append(action.card.to_dict())
     elif isinstance(action, Adrenaline):
         current[action.car]["adrenaline"] = True
     elif isinstance(action, Cooldown):

@@ -122,6 +122,16 @@ class Slipstream:
 
 
 @dataclass(frozen=True, slots=True)
+class DirectPlay:
+    """Play a Direct-play upgrade (Gas Pedal) from hand during React, as if it had been played
+    with the others (rules.md §4.1). It comes after Adrenaline and before Cooldown."""
+
+    kind: ClassVar[str] = "direct"
+    car: str
+    card: Upgrade
+
+
+@dataclass(frozen=True, slots=True)
 class Accelerate:
     """Use the Accelerate symbols: +N Speed and spaces for each "+" resolved this turn
     (rules.md §4.1)."""
@@ -154,15 +164,15 @@ class LegendCard:
 
 
 Action = (
-    ChooseGear | Reveal | Adrenaline | Cooldown | Boost | Accelerate | Slipstream | EndTurn
-    | LegendCard | RunRound
+    ChooseGear | Reveal | Adrenaline | DirectPlay | Cooldown | Boost | Accelerate | Slipstream
+    | EndTurn | LegendCard | RunRound
 )
 
 _KINDS: dict[str, type[Any]] = {
     cls.kind: cls
     for cls in (
-        ChooseGear, Reveal, Adrenaline, Cooldown, Boost, Accelerate, Slipstream, EndTurn,
-        LegendCard, RunRound,
+        ChooseGear, Reveal, Adrenaline, DirectPlay, Cooldown, Boost, Accelerate, Slipstream,
+        EndTurn, LegendCard, RunRound,
     )
 }
 
@@ -174,6 +184,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         value = getattr(action, field.name)
         if field.name == "cards":
             value = [card_to_json(card) for card in value]
+        elif field.name == "card" and isinstance(value, Upgrade):
+            value = value.to_dict()
         out[field.name] = list(value) if isinstance(value, tuple) else value
     return out
 
@@ -197,5 +209,10 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "kind"}
     if "cards" in values:
         values["cards"] = tuple(card_from_json(c) for c in values["cards"])
+    if cls is DirectPlay:
+        card = card_from_json(values["card"])
+        if not isinstance(card, Upgrade):
+            raise ActionFormatError(f"direct: not an upgrade card: {values['card']!r}")
+        values["card"] = card
     action: Action = cls(**values)
     return action

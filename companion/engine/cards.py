@@ -30,6 +30,8 @@ class Play:
     sponsors_used: int
     basic_shown: tuple[int, ...]
     """Every Basic-card value in play: Basic cards, Stress and "+" flips, unpaid-card flips."""
+    upgrades: tuple[str, ...] = ()
+    """The upgrade designs played (paid or not)."""
 
 
 def evaluate(reveal: Reveal, engine: int) -> Play:
@@ -64,8 +66,9 @@ def evaluate(reveal: Reveal, engine: int) -> Play:
         accelerate += design.accelerate
         sponsors += 1 if design.sponsor else 0
     speed += sum(reveal.stress)
+    designs = tuple(c.design for c in reveal.cards if isinstance(c, Upgrade))
     return Play(speed, heat_paid, unpaid, cooldown, tuple(bonuses), limit, accelerate, plus,
-                sponsors, tuple(shown))
+                sponsors, tuple(shown), designs)
 
 
 def subset_sums(values: tuple[int, ...]) -> set[int]:

@@ -18,6 +18,7 @@ from .actions import (
     Boost,
     ChooseGear,
     Cooldown,
+    DirectPlay,
     EndTurn,
     LegendCard,
     Reveal,
@@ -42,7 +43,7 @@ COPIES_IN_DECK = {0: 1, 1: 3, 2: 3, 3: 3, 4: 3, 5: 1}
 BASIC_VALUES = range(1, 5)
 """A Stress card or a Boost resolves to a Basic card, 1-4 (rules.md §1.4, §1.7)."""
 
-ReactAction = Adrenaline | Cooldown | Boost | Accelerate | Slipstream
+ReactAction = Adrenaline | DirectPlay | Cooldown | Boost | Accelerate | Slipstream
 
 
 def is_int(value: object) -> bool:
@@ -363,6 +364,32 @@ def _validate_boost(state: RaceState, action: Boost) -> Rejection | None:
     return _deck_count_problem(action.car, shown)
 
 
+def _validate_direct(state: RaceState, action: DirectPlay) -> Rejection | None:
+    """Direct play (rules.md §4.1): a Gas Pedal card from hand during React, as if played; one
+    physical card each, its Heat paid now (with no Heat it cannot be played)."""
+    problem = _validate_react(state, action, "play a card directly", TurnStage.COOLDOWN)
+    if problem is not None:
+        return problem
+    car = state.car(action.car)
+    card = action.card
+    design = DESIGNS.get(card.design) if isinstance(card, Upgrade) else None
+    if design is None or not design.direct:
+        return reject(action.car, N_("Only Direct-play cards (Gas Pedal) can be played during "
+                                     "React."))
+    problem = _validate_upgrade(state, car, card)
+    if problem is not None:
+        return problem
+    assert state.turn is not None
+    if state.turn.upgrades_played.count(card.design) >= car.upgrades.count(card.design):
+        return reject(action.car, N_("{car} has only {copies} {design} card(s)."),
+                      car=action.car, copies=car.upgrades.count(card.design), design=card.design)
+    if design.heat > car.engine:
+        return reject(action.car, N_("Cannot play {design}: it costs {heat} Heat and the engine "
+                                     "has {engine}."),
+                      design=card.design, heat=design.heat, engine=car.engine)
+    return None
+
+
 def _validate_adrenaline(state: RaceState, action: Adrenaline) -> Rejection | None:
     problem = _validate_react(state, action, "take Adrenaline", TurnStage.ADRENALINE)
     if problem is None and state.turn is not None and not state.turn.adrenaline_entitled:
@@ -385,6 +412,8 @@ def validate(state: RaceState, action: Action) -> Rejection | None:
         return _validate_reveal(state, action)
     if isinstance(action, Adrenaline):
         return _validate_adrenaline(state, action)
+    if isinstance(action, DirectPlay):
+        return _validate_direct(state, action)
     if isinstance(action, Cooldown):
         return _validate_cooldown(state, action)
     if isinstance(action, Boost):

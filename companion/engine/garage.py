@@ -115,5 +115,4 @@ DESIGNS: Mapping[str, Design] = MappingProxyType({d.id: d for d in (
     _d("sponsor-mercury", _SPONSOR, 0, super_cool=2, sponsor=True),
 )})
 """Not yet supported: Heavy Rain's Air Intake and Tunnel Vision's Front Wing designs and the
-Eole Wings sponsor (Super cool / Draft designs whose card list the notes do not give), and Gas
-Pedal's direct play from hand during React (Gas Pedal cards play as ordinary cards)."""
+Eole Wings sponsor (Super cool / Draft designs whose card list the notes do not give)."""

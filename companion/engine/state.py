@@ -122,6 +122,8 @@ class TurnState:
     """Accelerate: Speed per "+" resolved this turn."""
     plus_resolved: int = 0
     """"+" symbols resolved this turn (upgrade cards and Boost)."""
+    upgrades_played: tuple[str, ...] = ()
+    """Upgrade designs played this turn, revealed or played directly (one copy each)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from .actions import (
     Boost,
     ChooseGear,
     Cooldown,
+    DirectPlay,
     EndTurn,
     Reveal,
     Slipstream,
@@ -18,12 +19,14 @@ from .cards import evaluate
 from .checks import shift_cost, slipstream_partner
 from .evolve import evolve
 from .explain import N_
+from .garage import DESIGNS
 from .outcomes import Outcome, said
 from .placement import move_car
 from .state import CarState, RaceState, TurnStage, TurnState
 
 TurnAction = (
-    ChooseGear | Reveal | Adrenaline | Cooldown | Boost | Accelerate | Slipstream | EndTurn
+    ChooseGear | Reveal | Adrenaline | DirectPlay | Cooldown | Boost | Accelerate | Slipstream
+    | EndTurn
 )
 
 
@@ -184,7 +187,20 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
             turn, stage=TurnStage.MOVED, speed=speed, cards=play.basic_shown,
             card_cooldown=play.cooldown, slipstream_bonuses=play.slipstream_bonuses,
             limit_adjust=play.limit_adjust, accelerate=play.accelerate,
-            plus_resolved=play.plus,
+            plus_resolved=play.plus, upgrades_played=play.upgrades,
+        ))
+    if isinstance(action, DirectPlay):
+        design = DESIGNS[action.card.design]
+        value = design.speeds[0]
+        out.append(said("direct", car.id,
+                        N_("{car} plays {design} from hand: +{value} Speed, {heat} Heat."),
+                        car=car.id, design=design.id, value=value, heat=design.heat))
+        car = evolve(car, engine=car.engine - design.heat)
+        state = _moved(state, car, car.distance + value, out)
+        return evolve(state, turn=evolve(
+            turn, speed=turn.speed + value, card_cooldown=turn.card_cooldown + design.cooldown,
+            accelerate=turn.accelerate + design.accelerate, limit_adjust=turn.limit_adjust
+            + design.limit, upgrades_played=turn.upgrades_played + (design.id,),
         ))
     if isinstance(action, Adrenaline):
         out.append(said("adrenaline", car.id,

@@ -17,6 +17,8 @@ from companion.engine import (
     Boost,
     CarEntry,
     ChooseGear,
+    Cooldown,
+    DirectPlay,
     EndTurn,
     RaceSetup,
     RaceState,
@@ -256,3 +258,41 @@ def test_upgrades_replay_from_a_heat_race_2_file() -> None:
     v1 = dict(doc, format="heat-race/1", cars=[{"id": "red"}, {"id": "blue"}])
     with pytest.raises(racefile.RaceFileError, match="need heat-race/2"):
         racefile.parse(v1)
+
+
+def test_gas_pedal_direct_play_during_react() -> None:
+    """rules.md §4.1 Direct play: a Gas Pedal card from hand during React, as if played: its
+    speed moves the car and counts for corners, its Heat is paid, its Cooldown usable."""
+    state = race_with("gas-4", others=("gas-2",))
+    state = ok(state, Reveal("red", (1,)))
+    state = ok(state, DirectPlay("red", Upgrade("gas-4")))
+    red = state.car("red")
+    assert red.distance == 1 + 4 and red.engine == 6 - 1
+    assert state.turn is not None and state.turn.speed == 5 and state.turn.card_cooldown == 1
+    again = validate(state, DirectPlay("red", Upgrade("gas-4")))
+    assert again is not None and "only 1 gas-4" in again.text()
+    assert validate(state, DirectPlay("red", Upgrade("gas-2"))) is None
+    body = ok(race_with("body-3"), Reveal("red", (1,)))
+    not_direct = validate(body, DirectPlay("red", Upgrade("body-3")))
+    assert not_direct is not None and "Direct-play" in not_direct.text()
+
+
+def test_direct_play_comes_before_cooldown() -> None:
+    state = race_with("gas-2")
+    state = ok(state, Reveal("red", (1,)))
+    state = ok(state.with_car(replace(state.car("red"), engine=5)), Cooldown("red", 1))
+    late = validate(state, DirectPlay("red", Upgrade("gas-2")))
+    assert late is not None and "that step has passed" in late.text()
+
+
+def test_direct_play_from_a_race_file() -> None:
+    doc = {
+        "format": "heat-race/2",
+        "track": {"id": "garage-60", "spaces": 60, "laps": 1, "heat": 6, "stress": 3,
+                  "corners": [{"line_after": 50, "limit": 4, "legend_line_after": 44}]},
+        "cars": [{"id": "red", "upgrades": ["gas-3"]}, {"id": "blue"}],
+        "rounds": [{"red": {"cards": [2], "direct": [{"upgrade": "gas-3"}]},
+                    "blue": {"cards": [1]}}],
+    }
+    final = list(racefile.replay(racefile.parse(doc)))[-1]
+    assert final.car("red").distance == 5
