@@ -4,16 +4,12 @@ The harness is ``bench/crash.py`` (``python bench/crash.py 200`` runs more kills
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-
-import pytest
 
 from bench import crash
 
 KILLS = 30
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 
 
 def test_sigkill_at_random_moments_loses_no_committed_event(tmp_path: Path) -> None:
