@@ -37,7 +37,7 @@ APP_PACKAGES = {
     "libegl1": lambda: ctypes.util.find_library("EGL") is not None,
     "libgles2": lambda: ctypes.util.find_library("GLESv2") is not None,
     "libgl1-mesa-dri": lambda: any(
-        Path(p).exists() for p in ("/usr/lib/x86_64-linux-gnu/dri", "/usr/lib/aarch64-linux-gnu/dri")
+        Path(f"/usr/lib/{arch}-linux-gnu/dri").exists() for arch in ("x86_64", "aarch64")
     ),
     "libmtdev1": lambda: ctypes.util.find_library("mtdev") is not None,
 }

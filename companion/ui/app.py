@@ -56,6 +56,11 @@ SCREENS: dict[str, tuple[str, str]] = {
     "races": ("races", "RacesScreen"),
     "settings": ("settings", "SettingsScreen"),
     "hwcheck": ("hwcheck", "HardwareCheckScreen"),
+    "draft": ("draft", "DraftScreen"),
+    "seasons": ("seasons", "SeasonsScreen"),
+    "newseason": ("newseason", "NewSeasonScreen"),
+    "nextrace": ("nextrace", "NextRaceScreen"),
+    "standings": ("standings", "StandingsScreen"),
 }
 """Screen name -> (module in this package, class); each module has a .kv beside it."""
 SEATS_FILE = "seats.json"
@@ -167,6 +172,11 @@ class HeatApp(App):  # type: ignore[misc]
         self.seat_map: dict[int, str] = {}
         self._intervals: list[Any] = []
         """Clock events to cancel when the app stops (hardware poll, watchdog)."""
+        self.season_store_: Any = None
+        self.season_id: str | None = None
+        """The Championship season being looked at or played (its race is ``session``)."""
+        self.draft_flow: Any = None
+        """The Garage draft the Draft screen guides (``companion.ui.draftflow.DraftFlow``)."""
 
     # --- start-up -----------------------------------------------------------------------------
 
@@ -225,6 +235,9 @@ class HeatApp(App):  # type: ignore[misc]
         if self.race_log is not None:
             self.race_log.close()
             self.race_log = None
+        if self.season_store_ is not None:
+            self.season_store_.close()
+            self.season_store_ = None
         i18n.remove_listener(self._language_changed)
         tr.reset()
 
@@ -249,6 +262,35 @@ class HeatApp(App):  # type: ignore[misc]
             self.data_path.mkdir(parents=True, exist_ok=True)
             self.race_log = RaceLog(self.data_path / storage_paths().LOG_FILE)
         return self.race_log
+
+    def season_store(self) -> Any:
+        """The Championship seasons of the race log file, opened on first need (the first
+        opening adds the season tables to the file: ``companion.storage.seasons``)."""
+        if self.season_store_ is None:
+            from companion.storage.seasons import SeasonStore
+
+            self.data_path.mkdir(parents=True, exist_ok=True)
+            self.season_store_ = SeasonStore(self.data_path / storage_paths().LOG_FILE)
+        return self.season_store_
+
+    def has_seasons(self) -> bool:
+        """True when the log file has the season tables (without adding them)."""
+        if self.season_store_ is not None:
+            return True
+        import sqlite3
+
+        path = self.data_path / storage_paths().LOG_FILE
+        if not path.exists():
+            return False
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'season_races'")
+            return row.fetchone() is not None
+        finally:
+            db.close()
+
+    def season_of(self, race_id: str) -> tuple[str, int] | None:
+        return self.season_store().season_of(race_id) if self.has_seasons() else None
 
     # --- settings ----------------------------------------------------------------------------
 
@@ -329,8 +371,17 @@ class HeatApp(App):  # type: ignore[misc]
         self.show("results" if session.state.over else "race")
 
     def continue_race(self) -> None:
+        """Resume the unfinished race; a season's race through its season (its event and
+        Press Corners checked, ``SeasonStore.open_race``)."""
         race_id = self.log().unfinished_race()
-        if race_id is not None:
+        if race_id is None:
+            return
+        link = self.season_of(race_id)
+        if link is not None:
+            self.season_id = link[0]
+            self.open_session(self.season_store().open_race(race_id))
+        else:
+            self.season_id = None
             self.open_session(self.log().open_race(race_id))
 
     def _race_changed(self) -> None:

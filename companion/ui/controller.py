@@ -10,12 +10,12 @@ entitled to (decided by asking the engine's ``validate``), and the race order.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion import engine
 from companion.engine import (
-    STRESS,
+    Accelerate,
     Action,
     Adrenaline,
     Applied,
@@ -28,22 +28,27 @@ from companion.engine import (
     Phase,
     RaceState,
     Rejection,
-    Reveal,
     Slipstream,
     TurnStage,
+    Upgrade,
     cooldown_limit,
     explain,
     validate,
 )
+from companion.engine.cards import subset_sums
+from companion.engine.conditions import slipstream_spaces
+from companion.engine.garage import DESIGNS
 from companion.i18n import N_, _
 
-from .words import car_label, render
+from .keypad import BASIC_KEYS, CARD_KEYS, UNPAID_TEMPLATE, Entry, upgrade_keys
+from .words import car_label, design_name, render
 
 RunRound: Any = getattr(engine, "RunRound", None)
+DirectPlay: Any = getattr(engine, "DirectPlay", None)
+"""Gas Pedal cards played from hand during React, when the engine has it."""
 """The "Legends-only round" action, when the engine has it."""
 
-CARD_KEYS: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
-BASIC_KEYS: tuple[int, ...] = (1, 2, 3, 4)
+__all__ = ["BASIC_KEYS", "CARD_KEYS", "RaceController", "RaceView"]
 LEGEND_KEYS: tuple[int, ...] = tuple(range(1, 11))
 
 
@@ -95,7 +100,9 @@ class OrderRow:
 @dataclass(frozen=True)
 class ReactButton:
     key: str
-    """``adrenaline``, ``cooldown:N``, ``boost``, ``slipstream`` or ``end``."""
+    """``adrenaline``, ``direct:<design>`` (a Gas Pedal card from hand), ``cooldown:N``,
+    ``boost``, ``accelerate``, ``slipstream``,
+    ``slipstream:N`` (with N optional spaces of the cards) or ``end``."""
     label: str
 
 
@@ -103,7 +110,9 @@ class ReactButton:
 class RaceView:
     mode: str
     """``gears``, ``turn_gear`` (tournament: the current car's gear), ``reveal``, ``flip``,
-    ``react``, ``boost``, ``legend_card``, ``run_round`` or ``over``."""
+    ``value`` (a card's chosen value), ``plus`` (a "+" flip), ``unpaid`` (flips for cards whose
+    Heat the engine cannot pay), ``react``, ``boost``, ``legend_card``, ``run_round`` or
+    ``over``."""
     status: str
     prompt: str
     current: str | None
@@ -124,24 +133,8 @@ class RaceView:
     tournament: bool = False
 
 
-@dataclass
-class _Entry:
-    cards: list[int | str] = field(default_factory=list)
-    flips: list[int] = field(default_factory=list)
-    boosting: bool = False
-
-    def clear(self) -> None:
-        self.cards.clear()
-        self.flips.clear()
-        self.boosting = False
-
-    @property
-    def flip_pending(self) -> bool:
-        return self.cards.count(STRESS) > len(self.flips)
-
-
 def card_text(value: int | str) -> str:
-    return _("Stress") if value == STRESS else str(value)
+    return _("Stress") if value == "stress" else str(value)
 
 
 class RaceController:
@@ -152,7 +145,7 @@ class RaceController:
         self.on_change = on_change
         self._messages: list[Callable[[], str]] = []
         self._error: Callable[[], str] | None = None
-        self._entry = _Entry()
+        self._entry = Entry()
 
     # --- state ---------------------------------------------------------------------------
 
@@ -236,41 +229,43 @@ class RaceController:
     # --- inputs: the reveal keypad (step 3) -----------------------------------------------
 
     @property
-    def entry(self) -> tuple[tuple[int | str, ...], tuple[int, ...]]:
-        """The cards and flipped Basic cards typed on the keypad so far."""
-        return tuple(self._entry.cards), tuple(self._entry.flips)
+    def entry(self) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+        """The cards (``Upgrade`` for an upgrade card) and the Basic cards flipped for Stress
+        typed on the keypad so far."""
+        parsed = self._entry.parse()
+        return parsed.reveal_cards(), tuple(parsed.flips)
 
     def _gear_now(self) -> int:
         current = self.state.current_car
         return self.state.car(current).gear if current else 0
 
     def key(self, key: str) -> None:
-        """A keypad key: ``0``-``5`` (cards, or the flipped Basic card), ``stress``, ``back``."""
-        entry = self._entry
+        """A keypad key: ``0``-``5`` (cards, or a flipped Basic card, or a card's chosen value),
+        ``stress``, ``up:<design>`` (an upgrade or Sponsorship card), ``back``."""
         self._error = None
-        if key == "back":
-            if entry.cards and entry.cards[-1] == STRESS and (
-                len(entry.flips) == entry.cards.count(STRESS)
-            ):
-                entry.flips.pop()  # first the flipped card, then the Stress card itself
-            elif entry.cards:
-                entry.cards.pop()
-        elif entry.flip_pending:
-            if key.isdigit() and int(key) in BASIC_KEYS:
-                entry.flips.append(int(key))
-        elif key == "stress":
-            if len(entry.cards) < self._gear_now():
-                entry.cards.append(STRESS)
-        elif key.isdigit() and int(key) in CARD_KEYS and len(entry.cards) < self._gear_now():
-            entry.cards.append(int(key))
+        current = self.state.current_car
+        if current is not None:
+            self._entry.press(key, self.state.car(current))
         self._changed()
 
     def confirm(self) -> Applied | Rejection | None:
-        """Submit the cards on the keypad (the "Move" key)."""
+        """Submit the cards on the keypad (the "Move" key). When the engine cannot pay an
+        upgrade card's Heat, its rejection says how many: the keypad then asks for the Basic
+        card flipped for each."""
         current = self.state.current_car
-        if current is None or self._entry.flip_pending:
+        entry = self._entry
+        if current is None or entry.flip_pending or (
+                entry.unpaid_needed and len(entry.unpaid) < entry.unpaid_needed):
             return None
-        return self._submit(Reveal(current, tuple(self._entry.cards), tuple(self._entry.flips)))
+        reveal = entry.reveal(current)
+        problem = validate(self.state, reveal)
+        if problem is not None and problem.reason.template == UNPAID_TEMPLATE and (
+                not entry.unpaid_needed):
+            entry.unpaid_needed = int(problem.reason.params["count"])  # type: ignore[call-overload]
+            self._error = None
+            self._changed()
+            return None
+        return self._submit(reveal)
 
     # --- inputs: the rest of the turn (steps 4-7) ----------------------------------------
 
@@ -296,9 +291,13 @@ class RaceController:
         current = self.state.current_car
         return self._submit(Boost(current, value)) if current else None
 
-    def slipstream(self) -> Applied | Rejection | None:
+    def slipstream(self, extra: int = 0) -> Applied | Rejection | None:
         current = self.state.current_car
-        return self._submit(Slipstream(current)) if current else None
+        return self._submit(Slipstream(current, extra)) if current else None
+
+    def accelerate(self) -> Applied | Rejection | None:
+        current = self.state.current_car
+        return self._submit(Accelerate(current)) if current else None
 
     def end_turn(self) -> Applied | Rejection | None:
         current = self.state.current_car
@@ -315,6 +314,12 @@ class RaceController:
             return None
         if key == "slipstream":
             return self.slipstream()
+        if key.startswith("slipstream:"):
+            return self.slipstream(int(key.split(":", 1)[1]))
+        if key == "accelerate":
+            return self.accelerate()
+        if key.startswith("direct:") and DirectPlay is not None and self.state.current_car:
+            return self._submit(DirectPlay(self.state.current_car, Upgrade(key[7:])))
         if key == "end":
             return self.end_turn()
         raise ValueError(f"unknown react key {key!r}")
@@ -398,30 +403,50 @@ class RaceController:
 
     def _reveal_view(self, status: str, name: str, common: dict[str, Any]) -> RaceView:
         entry = self._entry
-        gear = self._gear_now()
-        shown = []
-        flips = iter(entry.flips)
-        for card in entry.cards:
-            if card == STRESS:
-                flip = next(flips, None)
-                shown.append(f"{_('Stress')}={flip}" if flip is not None else _("Stress") + "=?")
-            else:
-                shown.append(str(card))
-        text = "  ".join(shown)
-        if entry.flip_pending:
-            keys = tuple((str(v), str(v), True) for v in BASIC_KEYS) + (("back", "<", True),)
+        state = self.state
+        car = state.car(state.current_car or "")
+        gear = car.gear
+        parsed = entry.parse()
+        text = entry.text()
+        back = ("back", "<", True)
+        if entry.unpaid_needed:
+            keys = tuple((str(v), str(v), entry.allowed(str(v), car)) for v in BASIC_KEYS)
+            return RaceView(
+                "unpaid", status,
+                _("The engine cannot pay the Heat of {count} card(s): flip a Basic card for "
+                  "each and enter it (it counts as a Stress card).").format(
+                    count=entry.unpaid_needed),
+                entry=text, keys=(*keys, back),
+                can_confirm=len(entry.unpaid) == entry.unpaid_needed, **common)
+        if parsed.pending == "flip":
+            keys = tuple((str(v), str(v), True) for v in BASIC_KEYS) + (back,)
             return RaceView(
                 "flip", status,
                 _("Stress card: flip Basic cards until one shows, enter its value."),
                 entry=text, keys=keys, **common)
-        room = len(entry.cards) < gear
-        keys = tuple((str(v), str(v), room) for v in CARD_KEYS) + (
-            ("stress", _("Stress"), room), ("back", "<", bool(entry.cards)))
+        if parsed.pending == "value":
+            design = parsed.design or ""
+            keys = tuple((str(v), str(v), True) for v in DESIGNS[design].speeds) + (back,)
+            return RaceView("value", status, _("{card}: which value is played?").format(
+                card=design_name(design)), entry=text, keys=keys, **common)
+        if parsed.pending == "plus":
+            keys = tuple((str(v), str(v), True) for v in BASIC_KEYS) + (back,)
+            return RaceView(
+                "plus", status,
+                _("{card}: flip a Basic card for its \"+\" and enter its value.").format(
+                    card=design_name(parsed.design or "")), entry=text, keys=keys, **common)
+        room = len(parsed.cards) < gear
+        values = BASIC_KEYS if car.upgrades else CARD_KEYS
+        typed: list[tuple[str, str, bool]] = [(str(v), str(v), room) for v in values]
+        typed.append(("stress", _("Stress"), room))
+        typed += [(f"up:{design}", design_name(design), room and enabled)
+                  for design, enabled in upgrade_keys(car, parsed)]
+        typed.append(("back", "<", bool(entry.keys)))
         return RaceView(
             "reveal", status,
             _("{car} is in gear {gear}: enter the {gear} cards revealed.").format(
                 car=name, gear=gear),
-            entry=text, keys=keys, can_confirm=len(entry.cards) == gear, **common)
+            entry=text, keys=tuple(typed), can_confirm=len(parsed.cards) == gear, **common)
 
     def react_buttons(self) -> tuple[ReactButton, ...]:
         """Only what the current car is entitled to now (asked of ``validate``)."""
@@ -429,18 +454,30 @@ class RaceController:
         current = state.current_car
         if current is None or state.turn is None or state.turn.stage is TurnStage.REVEAL:
             return ()
+        car = state.car(current)
         buttons: list[ReactButton] = []
         if validate(state, Adrenaline(current)) is None:
             buttons.append(ReactButton("adrenaline", _("Adrenaline +1")))
+        for design in dict.fromkeys(d for d in car.upgrades if DESIGNS[d].direct):
+            if DirectPlay is not None and validate(
+                    state, DirectPlay(current, Upgrade(design))) is None:
+                buttons.append(ReactButton(f"direct:{design}", _("Play {card}").format(
+                    card=design_name(design))))
         if validate(state, Cooldown(current, 1)) is None:
-            for amount in range(1, cooldown_limit(state, state.car(current)) + 1):
+            for amount in range(1, cooldown_limit(state, car) + 1):
                 if validate(state, Cooldown(current, amount)) is None:
                     buttons.append(ReactButton(f"cooldown:{amount}",
                                                _("Cooldown {n}").format(n=amount)))
         if any(validate(state, Boost(current, v)) is None for v in BASIC_KEYS):
             buttons.append(ReactButton("boost", _("Boost (1 Heat)")))
-        if validate(state, Slipstream(current)) is None:
-            buttons.append(ReactButton("slipstream", _("Slipstream +2")))
+        if validate(state, Accelerate(current)) is None:
+            speed = state.turn.accelerate * state.turn.plus_resolved
+            buttons.append(ReactButton("accelerate", _("Accelerate +{n}").format(n=speed)))
+        base = slipstream_spaces(state, car) or 0
+        for extra in sorted(subset_sums(state.turn.slipstream_bonuses)):
+            if validate(state, Slipstream(current, extra)) is None:
+                buttons.append(ReactButton("slipstream" if extra == 0 else f"slipstream:{extra}",
+                                           _("Slipstream +{n}").format(n=base + extra)))
         buttons.append(ReactButton("end", _("End turn")))
         return tuple(buttons)
 

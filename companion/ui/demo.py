@@ -223,6 +223,9 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
             app.poll_hardware()
             player.press("identify 3")
         shot("hardware-check")
+        from .demo_shots import more_shots
+
+        more_shots(app, player, shot)
     finally:
         app._stop()
     return shots

@@ -33,14 +33,15 @@ def choose_gear(state: RaceState, car_id: str) -> int:
     return best if best * 1 <= target else options[0]
 
 
-def cards_for(gear: int, target: int, stress: bool) -> list[int | str]:
-    """``gear`` cards adding up to about ``target`` (no more than three of a value)."""
+def cards_for(gear: int, target: int, stress: bool, garage: bool = False) -> list[int | str]:
+    """``gear`` cards adding up to about ``target`` (no more than three of a value; no 0 or 5
+    when the car has Garage upgrades instead of the Starting Upgrades)."""
     cards: list[int | str] = []
     if stress:
         cards.append(STRESS)
     left = target - (2 if stress else 0)
     slots = gear - len(cards)
-    copies = {0: 1, 1: 3, 2: 3, 3: 3, 4: 3, 5: 1}
+    copies = {0: 0 if garage else 1, 1: 3, 2: 3, 3: 3, 4: 3, 5: 0 if garage else 1}
     for i in range(slots):
         remaining_slots = slots - i - 1
         want = max(1, min(4, left - remaining_slots))
@@ -71,14 +72,18 @@ def next_press(controller: RaceController, view: RaceView | None = None) -> str 
         return "run round"
     if view.mode == "legend_card":
         return f"key {state.round % 10 + 1}"
-    if view.mode == "flip":
+    if view.mode in ("flip", "plus"):
         return "key 2"
+    if view.mode == "value":
+        return f"key {view.keys[0][0]}"
+    if view.mode == "unpaid":
+        return "confirm" if view.can_confirm else "key 2"
     if view.mode == "boost":
         return "key 1"
     if view.mode == "reveal":
         car = state.car(view.current or "")
         stress = state.round == 0 and car.gear >= 2 and state.track.stress > car.stress_taken
-        cards = cards_for(car.gear, target_speed(state, car.id), stress)
+        cards = cards_for(car.gear, target_speed(state, car.id), stress, bool(car.upgrades))
         typed, _flips = controller.entry
         if len(typed) < len(cards):
             return key_name(cards[len(typed)])

@@ -221,7 +221,7 @@ class HardwareBridge:
         if button is TableButton.UNDO:
             controller.undo()
         elif button is TableButton.CONFIRM:
-            if view.mode == "reveal" and view.can_confirm:
+            if view.mode in ("reveal", "unpaid") and view.can_confirm:
                 controller.confirm()
             else:
                 controller.refuse(N_("Confirm: there are no cards to move with now."))

@@ -10,6 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
 from companion import i18n
+from companion.engine.modules import EVENTS
 from companion.i18n import _
 
 from .setupform import MAX_BONUS, MAX_LEGENDS, RaceForm
@@ -32,6 +33,10 @@ class NewRaceScreen(BaseScreen):
         self.tracks = tracks.available_tracks()
         self.form = RaceForm()
         self.form.first_race()
+        from .modpanel import ModulesPanel
+
+        self.panel = ModulesPanel(self.ids.modules, lambda: self.form,
+                                  lambda: self.info.track, self.refresh)
 
     def new_form(self) -> None:
         self.form = RaceForm()
@@ -48,6 +53,7 @@ class NewRaceScreen(BaseScreen):
         ids = [t.id for t in self.tracks]
         self.form.track_id = ids[(ids.index(self.form.track_id) + step) % len(ids)]
         self.form.laps = None
+        self.form.modules.fit_track(self.info.track)
         self.refresh()
 
     def change_laps(self, step: int) -> None:
@@ -57,6 +63,7 @@ class NewRaceScreen(BaseScreen):
 
     def first_race(self) -> None:
         self.form.first_race()
+        self.form.modules.fit_track(self.info.track)
         self.refresh()
 
     def change_legends(self, step: int) -> None:
@@ -81,16 +88,35 @@ class NewRaceScreen(BaseScreen):
         self.refresh()
 
     def start(self) -> None:
-        app = App.get_running_app()
         problem = self.form.problem(self.info.track)
         if problem:
             self.ids.problem.text = problem
             return
-        session = app.log().new_race(self.form.setup(self.info.track))
+        if self.form.modules.garage == "draft":
+            self._draft()
+            return
+        self._start_with(None)
+
+    def _start_with(self, upgrades: dict[str, tuple[str, ...]] | None) -> None:
+        app = App.get_running_app()
+        session = app.log().new_race(self.form.setup(self.info.track, upgrades))
         app.save_seats(session.race_id, self.form.seat_map())
         self.form = RaceForm()
         self.form.first_race()
+        app.season_id = None
         app.open_session(session)
+
+    def _draft(self) -> None:
+        """The guided Garage draft (three rounds), then the race with the cards drafted."""
+        from .draftflow import DraftFlow
+
+        app = App.get_running_app()
+        form = self.form
+        drivers = form.human_order()
+        names = {d.colour: d.name.strip() or colour_name(d.colour) for d in form.drivers}
+        app.draft_flow = DraftFlow(form.modules.start_draft(drivers, form.seed), names,
+                                   self._start_with, back="newrace")
+        app.show("draft")
 
     # --- drawing -----------------------------------------------------------------------------
 
@@ -105,6 +131,9 @@ class NewRaceScreen(BaseScreen):
                  corners=len(track.corners))
         notes = [_("Unverified data: {note}").format(note=_(n)) for n in track.unverified]
         self.ids.track_notes.text = "\n".join(notes)
+        event = EVENTS.get(form.modules.event or "")
+        if form.laps is None and event is not None:
+            laps = max(1, laps + event.laps)
         self.ids.laps.text = _("Laps: {laps}").format(laps=laps)
         self.ids.legends.text = _("Legends: {count}").format(count=form.legends)
         self.ids.bonus.text = _("Legends difficulty: +{bonus}").format(bonus=form.bonus)
@@ -120,6 +149,7 @@ class NewRaceScreen(BaseScreen):
         self.ids.bonus_minus.disabled = form.bonus <= 0
         self.ids.bonus_plus.disabled = form.bonus >= MAX_BONUS
         self._drivers()
+        self.panel.refresh()
         self._grid()
         self.ids.problem.text = form.problem(track)
 

@@ -21,6 +21,8 @@ from .trackmap import TrackMap  # noqa: F401 - used by race.kv
 from .widgets import BaseScreen, Btn, Row, Swatch
 from .words import COLOUR_RGB
 
+KEYPAD_MODES = ("reveal", "flip", "value", "plus", "unpaid")
+"""Modes whose keys go to ``controller.key`` and whose typed cards are shown."""
 ORDER_COLUMNS = ("lap", "gear", "heat", "stress", "sponsors")
 """Test names of the race order's value cells (``"heat red"``), after the car's name."""
 
@@ -173,7 +175,7 @@ class RaceScreen(BaseScreen):
         app = App.get_running_app()
         panel = self.ids.panel
         self.ids.entry.text = view.entry
-        self.ids.entry.height = app.fs_big * 1.5 if view.mode in ("reveal", "flip") else 0
+        self.ids.entry.height = app.fs_big * 1.5 if view.mode in KEYPAD_MODES else 0
         signature = self._signature(view)
         if signature == getattr(self, "_panel_signature", None) and (
                 getattr(self, "_panel_language", None) == app.language):
@@ -185,13 +187,14 @@ class RaceScreen(BaseScreen):
         if view.mode in ("gears", "turn_gear"):
             for gear_row in view.gear_rows:
                 panel.add_widget(self._gear_row(controller, gear_row))
-        elif view.mode in ("reveal", "flip", "boost", "legend_card"):
+        elif view.mode in (*KEYPAD_MODES, "boost", "legend_card"):
             cols = 5 if view.mode == "legend_card" else 4
             grid = GridLayout(cols=cols, spacing=app.fs * 0.3, size_hint_y=None)
             grid.bind(minimum_height=grid.setter("height"))
             for key, label, enabled in view.keys:
                 button = Btn(text=label, disabled=not enabled, test_name=f"key {key}",
-                             size_hint_y=None, height=app.tap, font_size=app.fs_big)
+                             size_hint_y=None, height=app.tap,
+                             font_size=app.fs_small if key.startswith("up:") else app.fs_big)
                 if view.mode == "boost":
                     button.bind(on_release=lambda _b, k=key: controller.boost_value(int(k)))
                 elif view.mode == "legend_card":
@@ -200,7 +203,7 @@ class RaceScreen(BaseScreen):
                     button.bind(on_release=lambda _b, k=key: controller.key(k))
                 grid.add_widget(button)
             panel.add_widget(grid)
-            if view.mode == "reveal":
+            if view.mode in ("reveal", "unpaid"):
                 move = Btn(text=_("Move"), role="accent", disabled=not view.can_confirm,
                            test_name="confirm", size_hint_y=None, height=app.tap,
                            font_size=app.fs_big)

@@ -63,7 +63,10 @@ class RacesScreen(BaseScreen):
 
     def open(self, race_id: str) -> None:
         app = App.get_running_app()
-        app.open_session(app.log().open_race(race_id))
+        link = app.season_of(race_id)
+        app.season_id = link[0] if link else None
+        app.open_session(app.season_store().open_race(race_id) if link
+                         else app.log().open_race(race_id))
 
     def export(self, race_id: str) -> None:
         app = App.get_running_app()

@@ -24,6 +24,11 @@ class ResultsScreen(BaseScreen):
         session = app.session
         if session is None:
             return
+        season = app.season_id is not None and app.has_seasons() and (
+            app.season_of(session.race_id) is not None)
+        button = self.ids.standings_button
+        button.disabled, button.opacity = not season, 1 if season else 0
+        button.size_hint_x = 1 if season else 0.001
         chart, replayed = lap_chart(session.export())
         state = session.state
         self.replayed = replayed

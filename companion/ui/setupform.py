@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from companion.engine import CarEntry, RaceSetup, SetupError
 from companion.engine.rng import seed_state, shuffled
 from companion.i18n import _
 
+from .modulesform import ModulesForm
 from .words import CAR_COLOURS, colour_name
 
 MAX_LEGENDS = 5
@@ -43,6 +45,8 @@ class RaceForm:
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(1, 2**31))
     tournament: bool = False
     """Tournament mode: each driver picks the gear at the car's turn, with the cards."""
+    modules: ModulesForm = field(default_factory=ModulesForm)
+    """Event, Weather, Road Conditions, Press Corners, mechanics, Garage."""
 
     # --- editing ---------------------------------------------------------------------------
 
@@ -149,8 +153,15 @@ class RaceForm:
         order, _state = shuffled(tuple(self.car_ids()), seed_state(self.seed ^ 0x5EED))
         return list(order)
 
-    def entries(self) -> list[CarEntry]:
+    def human_order(self) -> list[str]:
+        """The human drivers in grid order (pole first): the Garage draft's drivers."""
+        humans = {d.colour for d in self.drivers}
+        return [car for car in self.grid_order() if car in humans]
+
+    def entries(self, upgrades: Mapping[str, tuple[str, ...]] | None = None) -> list[CarEntry]:
         by_id = {d.colour: d for d in self.drivers}
+        dealt = upgrades if upgrades is not None else self.modules.dealt(
+            self.human_order(), self.seed)
         out = []
         for car in self.grid_order():
             driver = by_id.get(car)
@@ -158,20 +169,22 @@ class RaceForm:
                 out.append(CarEntry(id=car, name="", legend=True))
             else:
                 name = driver.name.strip() or colour_name(car)
-                out.append(CarEntry(id=car, name=name, handicap=driver.handicap))
+                out.append(CarEntry(id=car, name=name, handicap=driver.handicap,
+                                    mechanics=self.modules.mechanics_of(car),
+                                    upgrades=tuple(dealt.get(car, ()))))
         return out
 
-    def setup(self, track: object) -> RaceSetup:
-        """The engine setup (``track`` is the engine :class:`Track`); raises SetupError."""
+    def setup(self, track: object,
+              upgrades: Mapping[str, tuple[str, ...]] | None = None) -> RaceSetup:
+        """The engine setup (``track`` is the engine :class:`Track`); raises SetupError.
+        ``upgrades``: each driver's Garage cards from a draft (else the form's choice)."""
         from companion.engine import Track
 
         assert isinstance(track, Track)
-        from companion.engine.modules import NO_MODULES, RaceModules
-
         return RaceSetup(
-            track=track, cars=tuple(self.entries()), laps=self.laps, seed=self.seed,
+            track=track, cars=tuple(self.entries(upgrades)), laps=self.laps, seed=self.seed,
             legend_bonus=self.bonus, physical_legends_deck=self.physical_deck,
-            modules=RaceModules(tournament=True) if self.tournament else NO_MODULES,
+            modules=self.modules.race_modules(track, self.seed, self.tournament),
         )
 
     def problem(self, track: object) -> str:

@@ -30,6 +30,7 @@ PARAM_WORDS: dict[str, str] = {
     "Race Line": N_("Race Line"),
     "outside": N_("outside"),
     "accelerate": N_("accelerate"),
+    "play a card directly": N_("play a card directly"),
     "reveal a gear": N_("reveal a gear"),
     "reveal cards": N_("reveal cards"),
     "take Adrenaline": N_("take Adrenaline"),
@@ -99,10 +100,16 @@ def design_name(design_id: str) -> str:
     return f"{_(design.family)} {speeds}".strip()
 
 
+UNBUNDLED_TRACKS: dict[str, str] = {"germany": N_("Germany")}
+"""Tracks a season names that the app does not bundle (1966 race 2)."""
+
+
 def track_title(track_id: str) -> str:
     """A bundled track's name in the current language (else the id)."""
     from companion import i18n
 
+    if track_id in UNBUNDLED_TRACKS:
+        return _(UNBUNDLED_TRACKS[track_id])
     try:
         import tracks
 

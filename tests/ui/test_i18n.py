@@ -67,7 +67,8 @@ def test_every_bundled_tracks_unverified_note_is_a_msgid() -> None:
 
 # --- the screens -----------------------------------------------------------------------------
 
-ALLOWED_LATIN = {"Heat", "Pedal", "the", "Metal", "English", "Ana", "Ben", "USA", "BGA", "App"}
+ALLOWED_LATIN = {"Heat", "Pedal", "the", "Metal", "English", "Ana", "Ben", "USA", "BGA", "App",
+                 "CSV", "JSON"}
 SKIP = {"saved", "message", "hardware detail", "hw reason"}
 """Labels showing data, not UI text: file paths, what the hardware layer said."""
 
@@ -139,3 +140,32 @@ def test_switching_language_changes_visible_labels_and_is_kept(ui) -> None:
     assert app.language == "zh_TW"
     assert find(app.sm.current_screen, "new race").text == "新比賽"
     i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_modules_draft_and_championship_screens_are_translated(ui, language: str) -> None:
+    app = ui.app
+    player = ui.player
+    player.set_up_race()
+    for name in ("event next", "weather", "road", "press A", "garage"):
+        player.press(name)
+    player.press("road")  # set per corner
+    player.press("start race")  # the draft
+    app.show("start")
+    player.press("championship")
+    player.press("season 1961")
+    for index, name in enumerate(("Ana", "Ben")):
+        player.find(f"name {index}").text = name
+    player.press("create season")
+    player.press("next race")
+    app.show("settings")
+    player.press(f"language {language}")
+    ui.pump()
+    for name in ("newrace", "draft", "seasons", "standings", "nextrace"):
+        screen = app.show(name)
+        ui.pump()
+        assert _english_words(_visible_texts(screen)) == [], (name, _visible_texts(screen))
+    screen = app.show("newseason")
+    screen.new_form("custom")
+    screen.refresh()
+    assert _english_words(_visible_texts(screen)) == [], _visible_texts(screen)

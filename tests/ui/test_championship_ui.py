@@ -1,0 +1,154 @@
+"""A Championship season through the real screens: create, draft, race, standings, resume."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from companion import racefile
+from companion.ui.widgets import find, find_all
+
+pytestmark = pytest.mark.ui
+
+
+def _new_1961_season(ui) -> str:
+    app = ui.app
+    ui.player.press("championship")
+    assert app.sm.current == "seasons"
+    screen = app.sm.current_screen
+    assert find(screen, "season 1966").disabled  # Germany cannot be played
+    assert "Unverified data." in find_all(screen, "season 1966")[0].parent.children[-1].text
+    ui.player.press("season 1961")
+    assert app.sm.current == "newseason"
+    for index, name in enumerate(("Ana", "Ben")):
+        ui.player.find(f"name {index}").text = name
+    assert find(app.sm.current_screen, "problem").text == ""
+    ui.player.press("create season")
+    assert app.sm.current == "standings"
+    return str(app.season_id)
+
+
+def _start_next_race(ui) -> None:
+    app = ui.app
+    ui.player.press("next race")
+    assert app.sm.current == "nextrace"
+    ui.player.press("draft")
+    assert app.sm.current == "draft"
+    flow = app.draft_flow
+    for _ in flow.draft.order:
+        ui.player.press("card 0")
+    if flow.mode == "swap":
+        ui.player.press("skip swap")
+    ui.player.press("start race")
+    assert app.sm.current == "race"
+
+
+def test_a_1961_season_race_and_its_standings(ui) -> None:
+    app = ui.app
+    season_id = _new_1961_season(ui)
+    screen = app.sm.current_screen
+    assert find(screen, "standings title").text == "1961: 0 of 3 race(s) played"
+    assert len(find_all(screen, "standing ")) == 4
+    ui.player.press("next race")
+    next_screen = app.sm.current_screen
+    plan = next_screen.plan
+    assert find(next_screen, "next title").text == "Race 1: Great Britain"
+    assert find(next_screen, "event").text.startswith("New grandstand inauguration: ")
+    assert find(next_screen, "grid").text.count(".") == 4
+    # Race 1: nobody has points, so the draft follows the grid backwards.
+    humans = [c for c in plan.grid if c in ("red", "blue")]
+    assert plan.picks == tuple(reversed(humans))
+    assert find(next_screen, "draft order").text.startswith("Draft order: ")
+    ui.player.press("draft")
+    flow = app.draft_flow
+    assert len(flow.draft.market) == 2 + 3 and flow.draft.order == plan.picks
+    for _ in range(2):
+        ui.player.press("card 0")
+    assert flow.mode == "done"  # nothing to swap before race 1
+    ui.player.press("start race")
+    state = app.session.state
+    assert app.sm.current == "race" and app.season_id == season_id
+    assert app.season_store().season_of(app.session.race_id) == (season_id, 1)
+    for car in state.cars:
+        if not car.legend:
+            assert len(car.upgrades) == 1 and car.sponsor_cards == 2
+    modules = app.session.setup.modules
+    assert modules.event == "new-grandstand" and modules.weather is not None
+    assert len(modules.road) == 5
+    ui.player.play_to_end()
+    ui.pump(2)
+    assert app.sm.current == "results"
+    ui.player.press("standings")
+    assert app.sm.current == "standings"
+    screen = app.sm.current_screen
+    final = app.session.state
+    points = {car: (9, 6, 4, 3)[place - 1] for car, place, _round in final.results}
+    for car, total in points.items():
+        row = find(screen, f"standing {car}")
+        assert [w.text for w in row.children][0] == str(total)
+    assert "last race" in find(screen, "tie note").text
+    screen.export_chart()
+    png = screen.saved_png
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    ui.player.press("export standings")
+    folder = ui.data / "seasons"
+    rows = list(csv.DictReader((folder / f"season-{season_id}-standings.csv").open()))
+    assert {r["car"]: int(r["points"]) for r in rows} == points
+    doc = json.loads((folder / f"season-{season_id}-standings.json").read_text())
+    assert doc["format"] == "heat-standings/1" and doc["season"]["played"] == 1
+    assert find(screen, "next race").text == "Next race"
+
+
+def test_continue_resumes_a_season_race(ui) -> None:
+    app = ui.app
+    season_id = _new_1961_season(ui)
+    _start_next_race(ui)
+    race_id = app.session.race_id
+    for _ in range(10):
+        ui.player.step()
+    expected = racefile.state_document(app.session.state)
+    app = ui.restart()
+    assert app.season_id is None
+    ui.player.press("continue")
+    assert app.sm.current == "race"
+    assert app.session.race_id == race_id and app.season_id == season_id
+    assert racefile.state_document(app.session.state) == expected
+    assert app.session.setup.modules.event == "new-grandstand"
+    # The season knows its race is running: its standings offer to continue it.
+    app.show("standings")
+    assert find(app.sm.current_screen, "next race").text == "Continue race"
+    ui.player.press("next race")
+    assert app.sm.current == "race" and app.session.race_id == race_id
+
+
+def test_custom_season_is_checked_like_a_season_file(ui) -> None:
+    app = ui.app
+    ui.player.press("championship")
+    ui.player.press("custom season")
+    screen = app.sm.current_screen
+    assert find(screen, "season kind").text == "Custom season"
+    ui.player.press("race 0 track")  # usa -> the next bundled track
+    ui.player.press("race 0 press A")
+    ui.player.press("race 0 event")
+    ui.player.press("add race")
+    ui.player.press("race 1 press A")
+    assert find(screen, "problem").text == ""
+    form = screen.form
+    # Two letters naming the same corner (Italy has three Press Corners: A and D).
+    form.races[1].track = "italy"
+    form.races[1].press = ["A", "D"]
+    screen.refresh()
+    assert find(screen, "problem").text == (
+        "This season cannot be created: races[1].press: press corners A and D are the same "
+        "corner of italy (letters wrap after its 3 press corners)")
+    ui.player.press("create season")  # refused, says why again
+    assert app.sm.current == "newseason" and "same corner" in find(screen, "problem").text
+    form.races[1].press = ["A"]
+    ui.player.find("season name").text = "Autumn cup"
+    ui.player.press("create season")
+    assert app.sm.current == "standings"
+    stored = app.season_store().season(app.season_id)
+    assert stored.season.definition.name == "Autumn cup"
+    assert [r.track for r in stored.season.definition.races][1] == "italy"
