@@ -91,7 +91,7 @@ def _reveal(draft: Draft) -> Draft:
                   round=draft.round + 1)
 
 
-def pick_problem(draft: Draft, driver: str, design: str) -> Explanation | None:
+def pick_problem(draft: Draft | RoundDraft, driver: str, design: str) -> Explanation | None:
     """Why ``driver`` may not take ``design`` now, or None."""
     if draft.done:
         return explain(N_("The draft is over."))
@@ -116,6 +116,58 @@ def pick(draft: Draft, driver: str, design: str) -> Draft:
     if draft.done:
         return evolve(draft, market=())
     return draft
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDraft:
+    """One Championship draft round (rules.md §3.1): players + 3 cards revealed, one pick each in
+    the season's order (reverse standings, last place first); the first picker may then swap
+    one earlier Upgrade for a card left in the market (the caller applies the swap); leftovers
+    are removed from the game."""
+
+    order: tuple[str, ...]
+    market: tuple[str, ...]
+    picks: tuple[tuple[str, str], ...] = ()
+    round: int = 1
+
+    @property
+    def drivers(self) -> tuple[str, ...]:
+        return self.order
+
+    @property
+    def done(self) -> bool:
+        return len(self.picks) == len(self.order)
+
+    @property
+    def to_pick(self) -> str | None:
+        return None if self.done else self.order[len(self.picks)]
+
+    def upgrades(self, driver: str) -> tuple[str, ...]:
+        return tuple(design for who, design in self.picks if who == driver)
+
+
+def start_round_draft(
+    order: tuple[str, ...], *, seed: int, basic: bool = True, advanced: bool = True,
+    drafted: tuple[str, ...] = (),
+) -> RoundDraft:
+    """Reveal players + 3 cards from the shuffled Upgrade deck, less the cards already drafted
+    in earlier races of the season (one copy each)."""
+    deck = list(upgrade_deck(basic=basic, advanced=advanced))
+    for card in drafted:
+        if card in deck:
+            deck.remove(card)
+    cards, _ = rng.shuffled(tuple(deck), rng.seed_state(seed))
+    return RoundDraft(order, cards[:len(order) + EXTRA_CARDS])
+
+
+def round_pick(draft: RoundDraft, driver: str, design: str) -> RoundDraft:
+    """``driver`` takes ``design``; raises ValueError on an illegal pick."""
+    problem = pick_problem(draft, driver, design)
+    if problem is not None:
+        raise ValueError(problem.text())
+    market = list(draft.market)
+    market.remove(design)
+    return evolve(draft, market=tuple(market), picks=(*draft.picks, (driver, design)))
 
 
 def deal_random(

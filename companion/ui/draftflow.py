@@ -4,67 +4,28 @@ Two kinds of draft go through :class:`DraftFlow`:
 
 * a single race's draft, :func:`companion.engine.draft.start_draft` (three rounds of
   players + 3 cards, rules.md §4.1);
-* a Championship race's draft, :class:`RoundDraft`: one round of players + 3 cards in the season's
-  pick order (reverse standings, rules.md §3.1), then the first picker may swap one earlier
-  Upgrade for a card left in the market. ``draft.py`` plays three rounds; this is its one-round
-  counterpart with the same properties, so :func:`~companion.engine.draft.pick_problem` checks
-  it too.
+* a Championship race's draft, :class:`~companion.engine.draft.RoundDraft`: one round of
+  players + 3 cards in the season's pick order (reverse standings, rules.md §3.1), then the
+  first picker may swap one earlier Upgrade for a card left in the market.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.engine import Explanation, rng
-from companion.engine.draft import EXTRA_CARDS, pick, pick_problem, upgrade_deck
+from companion.engine import Explanation
+from companion.engine.draft import (
+    RoundDraft,
+    pick,
+    pick_problem,
+    round_pick,
+)
 from companion.i18n import _
 
 from .modwords import design_card
 from .words import render
-
-
-@dataclass(frozen=True, slots=True)
-class RoundDraft:
-    """One draft round: ``order`` picks from ``market`` one card each."""
-
-    order: tuple[str, ...]
-    market: tuple[str, ...]
-    picks: tuple[tuple[str, str], ...] = ()
-    round: int = 1
-
-    @property
-    def drivers(self) -> tuple[str, ...]:
-        return self.order
-
-    @property
-    def done(self) -> bool:
-        return len(self.picks) == len(self.order)
-
-    @property
-    def to_pick(self) -> str | None:
-        return None if self.done else self.order[len(self.picks)]
-
-    def upgrades(self, driver: str) -> tuple[str, ...]:
-        return tuple(design for who, design in self.picks if who == driver)
-
-
-def round_draft(order: Sequence[str], *, seed: int, basic: bool = True,
-                advanced: bool = True) -> RoundDraft:
-    """Reveal players + 3 cards from the shuffled Upgrade deck (Heat cards included)."""
-    cards, _state = rng.shuffled(upgrade_deck(basic=basic, advanced=advanced),
-                                 rng.seed_state(seed))
-    return RoundDraft(tuple(order), tuple(cards[:len(order) + EXTRA_CARDS]))
-
-
-def round_pick(draft: RoundDraft, driver: str, design: str) -> RoundDraft:
-    problem = pick_problem(draft, driver, design)  # type: ignore[arg-type]
-    if problem is not None:
-        raise ValueError(problem.text())
-    market = list(draft.market)
-    market.remove(design)
-    return replace(draft, market=tuple(market), picks=(*draft.picks, (driver, design)))
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .draftflow import RoundDraft, round_draft
+from companion.engine.draft import RoundDraft, start_round_draft
+
 from .modulesform import deck_flags, draw_road, draw_weather
 
 
@@ -66,8 +67,9 @@ class NextRace:
 
     def draft(self) -> RoundDraft:
         basic, advanced = deck_flags(self.deck)
-        return round_draft(self.picks, seed=self.seed ^ 0xD4AF7, basic=basic,
-                           advanced=advanced)
+        drafted = tuple(card for cards in self.earlier.values() for card in cards)
+        return start_round_draft(self.picks, seed=self.seed ^ 0xD4AF7, basic=basic,
+                                 advanced=advanced, drafted=drafted)
 
     def setup(self, upgrades: Mapping[str, tuple[str, ...]]) -> Any:
         """The race's setup with each human's Upgrades and Sponsorship cards."""

@@ -61,3 +61,20 @@ def test_random_deal_gives_three_distinct_cards_each() -> None:
     assert [len(cards) for cards in dealt.values()] == [3, 3, 3]
     together = Counter(card for cards in dealt.values() for card in cards)
     assert together <= Counter(upgrade_deck(advanced=True))
+
+
+def test_championship_round_excludes_cards_already_drafted() -> None:
+    """rules.md §3.1: one round of players + 3 cards before each race, in the season's pick
+    order; cards drafted in earlier races are out of the deck (one copy each)."""
+    from companion.engine.draft import round_pick, start_round_draft
+
+    deck = Counter(upgrade_deck(basic=True, advanced=True))
+    drafted = tuple(card for card, _ in deck.most_common()[:40]) * 2  # both copies of 40 designs
+    draft = start_round_draft(("yellow", "red"), seed=2, drafted=drafted)
+    assert len(draft.market) == 5 and set(draft.market).isdisjoint(drafted)
+    assert draft.to_pick == "yellow"
+    with pytest.raises(ValueError, match="yellow's pick"):
+        round_pick(draft, "red", draft.market[0])
+    draft = round_pick(draft, "yellow", draft.market[0])
+    draft = round_pick(draft, "red", draft.market[0])
+    assert draft.done and len(draft.market) == 3

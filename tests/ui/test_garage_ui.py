@@ -229,10 +229,11 @@ def test_react_offers_accelerate_and_each_slipstream_extra(tmp_path) -> None:
 
 
 def test_championship_round_draft_and_the_first_pickers_swap() -> None:
-    from companion.ui.draftflow import DraftFlow, round_draft
+    from companion.engine.draft import start_round_draft
+    from companion.ui.draftflow import DraftFlow
 
     done: list[dict[str, tuple[str, ...]]] = []
-    draft = round_draft(("blue", "red"), seed=9)
+    draft = start_round_draft(("blue", "red"), seed=9)
     assert len(draft.market) == 2 + 3 and draft.to_pick == "blue"
     flow = DraftFlow(draft, {"red": "Ana", "blue": "Ben"}, done.append,
                      earlier={"blue": ("body-3",), "red": ("rpm-1",)}, swap="blue")
