@@ -153,7 +153,33 @@ def _end_turn(state: RaceState, turn: TurnState, out: list[Outcome]) -> RaceStat
         )
         state = sponsorship.award(state, car.id, turn.start_distance, turn.speed, slip,
                                   turn.ahead_at_start, out)
-    return _heat_lost_per_lap(state, turn, out)
+    state = _heat_lost_per_lap(state, turn, out)
+    _discard_reminder(state, state.car(turn.car), out)
+    return state
+
+
+_DISCARD_RULES = {
+    "chicanes-for-safety": N_("Step 8: {car} may also discard Heat cards (Chicanes for "
+                              "increased safety)."),
+    "hold-on-tight": N_("Step 8: {car} may discard at most 1 card (Hold on tight)."),
+    "tunnel-vision": N_("Step 8: {car} may also discard Stress cards (Tunnel vision)."),
+}
+
+
+def _discard_reminder(state: RaceState, car: CarState, out: list[Outcome]) -> None:
+    """Step 8 is played with the cards in hand, which the engine does not track; where a rule
+    changes it, the table is told (rules.md §6 tunnels override events; §3.3 events). A car
+    that finished skips the discard (rules.md §1.12)."""
+    if car.distance > state.finish_distance:
+        return
+    if state.track.space_of(car.distance) in state.track.tunnels:
+        out.append(said("discard", car.id,
+                        N_("Step 8: {car} is in a tunnel and may not discard any card."),
+                        car=car.id))
+        return
+    event = state.modules.event
+    if event in _DISCARD_RULES:
+        out.append(said("discard", car.id, _DISCARD_RULES[event], car=car.id))
 
 
 def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> RaceState:

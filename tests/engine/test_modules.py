@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion import racefile
-from companion.engine import ChooseGear, start_race, validate
+from companion.engine import ChooseGear, EndTurn, Reveal, apply, start_race, validate
 from companion.engine.modules import EVENTS
 
 RACE: dict[str, Any] = {
@@ -73,3 +73,36 @@ def test_hand_size_sets_how_much_heat_clogs_a_hand(
     assert validate(short, ChooseGear("red", 1, clogged=True)) is not None
     assert validate(enough, ChooseGear("red", 1, clogged=True)) is None
     assert hand == outside_needed
+
+
+@pytest.mark.parametrize(("event", "words"), [
+    ("chicanes-for-safety", "may also discard Heat"),
+    ("hold-on-tight", "at most 1 card"),
+    ("tunnel-vision", "may also discard Stress"),
+])
+def test_discard_events_remind_the_table_at_step_8(event: str, words: str) -> None:
+    """rules.md §3.3: these events change step 8, played with the cards in hand; the engine
+    tells the table at the end of each turn."""
+    doc = copy.deepcopy(RACE)
+    doc["modules"] = {"event": event}
+    doc["rounds"] = doc["rounds"][:1]
+    setup = racefile.parse(doc).setup
+    state = start_race(setup).state
+    for action in (ChooseGear("blue", 3), ChooseGear("red", 3), Reveal("blue", (4, 4, 2))):
+        state = apply(state, action).state
+    outcomes = apply(state, EndTurn("blue")).outcomes
+    assert any(o.kind == "discard" and words in o.why.text() for o in outcomes)
+
+
+def test_tunnel_forbids_discarding_whatever_the_event() -> None:
+    """rules.md §6 (España): on a tunnel space no card may be discarded; this overrides
+    events."""
+    doc = copy.deepcopy(RACE)
+    doc["track"] = dict(doc["track"], tunnels=[[9, 12]])
+    doc["modules"] = {"event": "tunnel-vision"}
+    state = start_race(racefile.parse(doc).setup).state
+    for action in (ChooseGear("blue", 3), ChooseGear("red", 3), Reveal("blue", (4, 4, 2))):
+        state = apply(state, action).state
+    outcomes = apply(state, EndTurn("blue")).outcomes
+    reminders = [o.why.text() for o in outcomes if o.kind == "discard"]
+    assert reminders == ["Step 8: blue is in a tunnel and may not discard any card."]
