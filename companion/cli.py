@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="play a scripted race through the real screens")
     demo.add_argument("--headless", action="store_true", help="no window; write PNGs")
     demo.add_argument("--out", default="demo-shots", help="folder for the screen PNGs")
+    demo.add_argument("--size", default="800x480", metavar="WxH",
+                      help="window size of the headless PNGs, e.g. 1280x720")
     return parser
 
 

@@ -3,14 +3,14 @@
 Touch buttons, the table hardware and the demo all call the same methods. Each one builds an
 engine action, hands it to ``session.submit`` (validate -> apply -> durable append) and keeps
 the outcome sentences or the rejection reason for the screen. :meth:`RaceController.view`
-says what the race screen must show: whose turn it is, which prompt, which buttons the car is
-entitled to (decided by asking the engine's ``validate``), and the race order.
+says what the race screen must show (:mod:`companion.ui.prompts` for the round and turn,
+:mod:`companion.ui.keypadview` for the card keypads, :mod:`companion.ui.raceview` for the
+records and the race order).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion import engine
@@ -25,31 +25,35 @@ from companion.engine import (
     EndTurn,
     LegendCard,
     Outcome,
-    Phase,
     RaceState,
     Rejection,
     Slipstream,
-    TurnStage,
     Upgrade,
-    cooldown_limit,
     explain,
     validate,
 )
-from companion.engine.cards import subset_sums
-from companion.engine.conditions import slipstream_spaces
-from companion.engine.garage import DESIGNS
 from companion.i18n import N_, _
 
-from .keypad import BASIC_KEYS, CARD_KEYS, UNPAID_TEMPLATE, Entry, upgrade_keys
-from .words import car_label, design_name, render
+from .keypad import BASIC_KEYS, CARD_KEYS, UNPAID_TEMPLATE, Entry
+from .prompts import LEGEND_KEYS, DirectPlay, race_view, react_buttons
+from .raceview import (
+    GearRow,
+    OrderRow,
+    RaceView,
+    ReactButton,
+    card_text,
+    order_rows,
+    standings,
+    uses_sponsors,
+)
+from .words import car_label, render
 
 RunRound: Any = getattr(engine, "RunRound", None)
-DirectPlay: Any = getattr(engine, "DirectPlay", None)
-"""Gas Pedal cards played from hand during React, when the engine has it."""
 """The "Legends-only round" action, when the engine has it."""
 
-__all__ = ["BASIC_KEYS", "CARD_KEYS", "RaceController", "RaceView"]
-LEGEND_KEYS: tuple[int, ...] = tuple(range(1, 11))
+__all__ = ["BASIC_KEYS", "CARD_KEYS", "LEGEND_KEYS", "DirectPlay", "GearRow", "OrderRow",
+           "RaceController", "RaceView", "ReactButton", "card_text", "order_rows", "standings",
+           "uses_sponsors"]
 
 
 class Session(Protocol):
@@ -64,77 +68,6 @@ class Session(Protocol):
     def submit(self, action: Action) -> Applied | Rejection: ...
     def undo(self) -> bool: ...
     def redo(self) -> bool: ...
-
-
-@dataclass(frozen=True)
-class GearRow:
-    car: str
-    name: str
-    gear: int
-    """The gear the car is in now."""
-    planned: int | None
-    """The gear picked this round (ready), or None."""
-    clogged: bool
-    allowed: tuple[bool, bool, bool, bool]
-    can_clog: bool
-
-
-@dataclass(frozen=True)
-class OrderRow:
-    car: str
-    name: str
-    position: int
-    legend: bool
-    lap: int
-    gear: int
-    engine: int
-    heat: int
-    stress_taken: int
-    finished_place: int | None
-    current: bool
-    sponsors: int = 0
-    """Sponsorship cards earned this race (races with modules)."""
-    eliminated: bool = False
-
-
-@dataclass(frozen=True)
-class ReactButton:
-    key: str
-    """``adrenaline``, ``direct:<design>`` (a Gas Pedal card from hand), ``cooldown:N``,
-    ``boost``, ``accelerate``, ``slipstream``,
-    ``slipstream:N`` (with N optional spaces of the cards) or ``end``."""
-    label: str
-
-
-@dataclass(frozen=True)
-class RaceView:
-    mode: str
-    """``gears``, ``turn_gear`` (tournament: the current car's gear), ``reveal``, ``flip``,
-    ``value`` (a card's chosen value), ``plus`` (a "+" flip), ``unpaid`` (flips for cards whose
-    Heat the engine cannot pay), ``react``, ``boost``, ``legend_card``, ``run_round`` or
-    ``over``."""
-    status: str
-    prompt: str
-    current: str | None
-    gear_rows: tuple[GearRow, ...] = ()
-    entry: str = ""
-    keys: tuple[tuple[str, str, bool], ...] = ()
-    """Keypad keys as ``(key, label, enabled)``; key is a digit, ``stress``, ``back``."""
-    can_confirm: bool = False
-    react: tuple[ReactButton, ...] = ()
-    order: tuple[OrderRow, ...] = ()
-    messages: tuple[str, ...] = ()
-    error: str = ""
-    can_undo: bool = False
-    can_redo: bool = False
-    sponsors: bool = False
-    """Show the Sponsorship column and eliminated cars (the race uses modules that award or
-    eliminate)."""
-    tournament: bool = False
-
-
-def card_text(value: int | str) -> str:
-    return _("Stress") if value == "stress" else str(value)
 
 
 class RaceController:
@@ -261,7 +194,7 @@ class RaceController:
         problem = validate(self.state, reveal)
         if problem is not None and problem.reason.template == UNPAID_TEMPLATE and (
                 not entry.unpaid_needed):
-            entry.unpaid_needed = int(problem.reason.params["count"])  # type: ignore[call-overload]
+            entry.unpaid_needed = int(problem.reason.params["count"])
             self._error = None
             self._changed()
             return None
@@ -352,175 +285,13 @@ class RaceController:
     # --- what to show -----------------------------------------------------------------------
 
     def view(self) -> RaceView:
-        state = self.state
-        common: dict[str, Any] = {
-            "order": self.order_rows(), "messages": tuple(self.messages), "error": self.error,
-            "can_undo": self.session.can_undo, "can_redo": self.session.can_redo,
-            "current": state.current_car, "sponsors": uses_sponsors(state),
-            "tournament": state.modules.tournament,
-        }
-        round_no = state.round + 1
-        if state.phase is Phase.OVER:
-            return RaceView("over", _("The race is over."), _("See the results."), **common)
-        status = _("Round {round}").format(round=round_no)
-        if state.phase is Phase.PLANNING:
-            if not state.humans_to_plan and not any(
-                not state.car(c).legend for c in state.order
-            ):
-                return RaceView("run_round", status,
-                                _("Only Legends are still racing: play their round."), **common)
-            rows = tuple(self._gear_row(c) for c in state.order if not state.car(c).legend)
-            waiting = len(state.humans_to_plan)
-            return RaceView(
-                "gears", status,
-                _("Pick your gear: {count} driver(s) still to choose.").format(count=waiting),
-                gear_rows=rows, **common)
-        if state.awaiting_legend_card:
-            keys = tuple((str(n), str(n), True) for n in LEGEND_KEYS)
-            return RaceView("legend_card", status,
-                            _("Draw a Legends card and enter its number."), keys=keys, **common)
-        current = state.current_car
-        assert current is not None and state.turn is not None
-        name = car_label(state, current)
-        status = _("Round {round}: {car}'s turn").format(round=round_no, car=name)
-        if state.turn.stage is TurnStage.REVEAL and not state.turn.gear_set:
-            return RaceView(
-                "turn_gear", status,
-                _("{car}: pick your gear now, then reveal the cards (tournament).").format(
-                    car=name), gear_rows=(self._gear_row(current),), **common)
-        if state.turn.stage is TurnStage.REVEAL:
-            return self._reveal_view(status, name, common)
-        if self._entry.boosting:
-            keys = tuple(
-                (str(v), str(v), validate(state, Boost(current, v)) is None) for v in BASIC_KEYS
-            )
-            return RaceView("boost", status,
-                            _("{car} boosts: flip a Basic card and enter it.").format(car=name),
-                            keys=keys, **common)
-        return RaceView("react", status,
-                        _("{car}: take what you are entitled to, then end the turn.").format(
-                            car=name), react=self.react_buttons(), **common)
-
-    def _reveal_view(self, status: str, name: str, common: dict[str, Any]) -> RaceView:
-        entry = self._entry
-        state = self.state
-        car = state.car(state.current_car or "")
-        gear = car.gear
-        parsed = entry.parse()
-        text = entry.text()
-        back = ("back", "<", True)
-        if entry.unpaid_needed:
-            keys = tuple((str(v), str(v), entry.allowed(str(v), car)) for v in BASIC_KEYS)
-            return RaceView(
-                "unpaid", status,
-                _("The engine cannot pay the Heat of {count} card(s): flip a Basic card for "
-                  "each and enter it (it counts as a Stress card).").format(
-                    count=entry.unpaid_needed),
-                entry=text, keys=(*keys, back),
-                can_confirm=len(entry.unpaid) == entry.unpaid_needed, **common)
-        if parsed.pending == "flip":
-            keys = tuple((str(v), str(v), True) for v in BASIC_KEYS) + (back,)
-            return RaceView(
-                "flip", status,
-                _("Stress card: flip Basic cards until one shows, enter its value."),
-                entry=text, keys=keys, **common)
-        if parsed.pending == "value":
-            design = parsed.design or ""
-            keys = tuple((str(v), str(v), True) for v in DESIGNS[design].speeds) + (back,)
-            return RaceView("value", status, _("{card}: which value is played?").format(
-                card=design_name(design)), entry=text, keys=keys, **common)
-        if parsed.pending == "plus":
-            keys = tuple((str(v), str(v), True) for v in BASIC_KEYS) + (back,)
-            return RaceView(
-                "plus", status,
-                _("{card}: flip a Basic card for its \"+\" and enter its value.").format(
-                    card=design_name(parsed.design or "")), entry=text, keys=keys, **common)
-        room = len(parsed.cards) < gear
-        values = BASIC_KEYS if car.upgrades else CARD_KEYS
-        typed: list[tuple[str, str, bool]] = [(str(v), str(v), room) for v in values]
-        typed.append(("stress", _("Stress"), room))
-        typed += [(f"up:{design}", design_name(design), room and enabled)
-                  for design, enabled in upgrade_keys(car, parsed)]
-        typed.append(("back", "<", bool(entry.keys)))
-        return RaceView(
-            "reveal", status,
-            _("{car} is in gear {gear}: enter the {gear} cards revealed.").format(
-                car=name, gear=gear),
-            entry=text, keys=tuple(typed), can_confirm=len(parsed.cards) == gear, **common)
+        return race_view(self.state, self._entry, messages=tuple(self.messages),
+                         error=self.error, can_undo=self.session.can_undo,
+                         can_redo=self.session.can_redo)
 
     def react_buttons(self) -> tuple[ReactButton, ...]:
         """Only what the current car is entitled to now (asked of ``validate``)."""
-        state = self.state
-        current = state.current_car
-        if current is None or state.turn is None or state.turn.stage is TurnStage.REVEAL:
-            return ()
-        car = state.car(current)
-        buttons: list[ReactButton] = []
-        if validate(state, Adrenaline(current)) is None:
-            buttons.append(ReactButton("adrenaline", _("Adrenaline +1")))
-        for design in dict.fromkeys(d for d in car.upgrades if DESIGNS[d].direct):
-            if DirectPlay is not None and validate(
-                    state, DirectPlay(current, Upgrade(design))) is None:
-                buttons.append(ReactButton(f"direct:{design}", _("Play {card}").format(
-                    card=design_name(design))))
-        if validate(state, Cooldown(current, 1)) is None:
-            for amount in range(1, cooldown_limit(state, car) + 1):
-                if validate(state, Cooldown(current, amount)) is None:
-                    buttons.append(ReactButton(f"cooldown:{amount}",
-                                               _("Cooldown {n}").format(n=amount)))
-        if any(validate(state, Boost(current, v)) is None for v in BASIC_KEYS):
-            buttons.append(ReactButton("boost", _("Boost (1 Heat)")))
-        if validate(state, Accelerate(current)) is None:
-            speed = state.turn.accelerate * state.turn.plus_resolved
-            buttons.append(ReactButton("accelerate", _("Accelerate +{n}").format(n=speed)))
-        base = slipstream_spaces(state, car) or 0
-        for extra in sorted(subset_sums(state.turn.slipstream_bonuses)):
-            if validate(state, Slipstream(current, extra)) is None:
-                buttons.append(ReactButton("slipstream" if extra == 0 else f"slipstream:{extra}",
-                                           _("Slipstream +{n}").format(n=base + extra)))
-        buttons.append(ReactButton("end", _("End turn")))
-        return tuple(buttons)
-
-    def _gear_row(self, car_id: str) -> GearRow:
-        state = self.state
-        car = state.car(car_id)
-        allowed = tuple(validate(state, ChooseGear(car_id, g)) is None for g in (1, 2, 3, 4))
-        can_clog = validate(state, ChooseGear(car_id, car.gear, clogged=True)) is None
-        return GearRow(
-            car=car_id, name=car_label(state, car_id), gear=car.gear,
-            planned=state.planned.get(car_id), clogged=car_id in state.clogged,
-            allowed=allowed, can_clog=can_clog,  # type: ignore[arg-type]
-        )
+        return react_buttons(self.state)
 
     def order_rows(self) -> tuple[OrderRow, ...]:
         return order_rows(self.state)
-
-
-def standings(state: RaceState) -> list[str]:
-    """Every car by position: finished cars by place, then the race order."""
-    finished = [car for car, _place, _round in state.results]
-    racing = [c for c in state.order if c not in finished]
-    rest = [c.id for c in state.cars if c.id not in finished and c.id not in racing]
-    return finished + racing + rest
-
-
-def order_rows(state: RaceState) -> tuple[OrderRow, ...]:
-    rows = []
-    current = state.current_car
-    for position, car_id in enumerate(standings(state), start=1):
-        car = state.car(car_id)
-        rows.append(OrderRow(
-            car=car_id, name=car_label(state, car_id), position=position, legend=car.legend,
-            lap=max(0, min(state.laps, state.track.lap_of(car.distance))), gear=car.gear,
-            engine=car.engine, heat=car.heat, stress_taken=car.stress_taken,
-            finished_place=car.finished_place, current=car_id == current,
-            sponsors=car.sponsors, eliminated=car.eliminated,
-        ))
-    return tuple(rows)
-
-
-def uses_sponsors(state: RaceState) -> bool:
-    """True when the race can award Sponsorship cards or eliminate cars (modules)."""
-    modules = state.modules
-    return bool(modules.event or modules.press_corners) or any(
-        c.sponsors or c.eliminated for c in state.cars)

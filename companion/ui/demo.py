@@ -3,7 +3,8 @@ through the real screens by simulated touches.
 
 ``--headless`` runs offscreen with a pin-free table (``hardware.fakes.FakeTable``, seats 1-4):
 the drivers' gears are dialled and Ready is pressed on that table, everything else is tapped on
-the screen. It writes a PNG of every screen into ``--out``, including the Hardware check screen
+the screen. It writes a PNG of every screen into ``--out`` (``--size WxH``: the window, 800x480
+by default), including the Hardware check screen
 and the race screen in Traditional Chinese and Korean. Without ``--headless`` the demo runs in a
 real window as an attract mode (a press every 0.7 s, starting over at the end), with whatever
 table hardware is found.
@@ -12,6 +13,7 @@ table hardware is found.
 from __future__ import annotations
 
 import os
+import sys
 from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
@@ -137,8 +139,19 @@ def _headless_env() -> None:
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
 
 
-def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)) -> list[Path]:
-    """Play the demo race offscreen; returns the PNGs written."""
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` -> ``(1280, 720)`` (``--size WxH``)."""
+    width, sep, height = text.strip().lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit() or not (
+            int(width) > 0 and int(height) > 0):
+        raise ValueError(f"--size must be WIDTHxHEIGHT in pixels, e.g. 1280x720, not {text!r}")
+    return int(width), int(height)
+
+
+def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480),
+                 on_shot: Callable[[Any, str], None] | None = None) -> list[Path]:
+    """Play the demo race offscreen in a ``size`` window; returns the PNGs written.
+    ``on_shot(app, name)`` is called before each picture is taken (the layout tests)."""
     _headless_env()
     import tempfile
 
@@ -172,6 +185,8 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
 
     def shot(name: str) -> None:
         pump()
+        if on_shot is not None:
+            on_shot(app, name)
         path = out / f"{len(shots) + 1:02d}-{name}.png"
         app.root_window.screenshot(str(path))
         written = sorted(out.glob(f"{path.stem}*.png"))
@@ -264,7 +279,12 @@ def main(args: Namespace | None = None) -> int:
     data = getattr(args, "data", None)
     if headless:
         out = Path(getattr(args, "out", None) or "demo-shots")
-        shots = run_headless(out, data)
+        try:
+            size = parse_size(getattr(args, "size", None) or "800x480")
+        except ValueError as error:
+            print(error, file=sys.stderr)
+            return 2
+        shots = run_headless(out, data, size)
         print(f"{len(shots)} screens written to {out}")
         return 0
     os.environ.setdefault("KIVY_NO_ARGS", "1")

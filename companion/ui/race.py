@@ -70,18 +70,17 @@ class RaceScreen(BaseScreen):
         box = self.ids.order
         size = app.fs_small
         rows: list[Any] = getattr(self, "_order_rows", [])
-        hints = ((0.32, 0.09, 0.10, 0.14, 0.14, 0.21) if view.sponsors
-                 else (0.46, 0.13, 0.13, 0.15, 0.13))
-        layout = (len(view.order), size, hints)
+        columns = 6 if view.sponsors else 5
+        layout = (len(view.order), size, columns)
         if getattr(self, "_order_layout", None) != layout:
             box.clear_widgets()
             header = BoxLayout(size_hint_y=None, height=size * 1.6)
             header.order_line = True
             self._order_header = []
-            for hint in hints:
-                label = Label(size_hint_x=hint, font_size=size, color=app.c_muted,
-                              shorten=True, shorten_from="right", halign="center",
-                              valign="middle")
+            for index in range(columns):
+                label = Label(size_hint_x=1 if index == 0 else None, font_size=size,
+                              color=app.c_muted, shorten=True, shorten_from="right",
+                              halign="left" if index == 0 else "center", valign="middle")
                 label.bind(size=lambda w, s: setattr(w, "text_size", s))
                 self._order_header.append(label)
                 header.add_widget(label)
@@ -90,7 +89,7 @@ class RaceScreen(BaseScreen):
             for _row in view.order:
                 line = Row(size_hint_y=None, height=max(size * 1.7, 24))
                 line.order_line = True
-                cell = BoxLayout(size_hint_x=hints[0], spacing=4)
+                cell = BoxLayout(size_hint_x=1, spacing=4)
                 swatch = Swatch()
                 swatch.size = (size, size)
                 holder = BoxLayout(size_hint_x=None, width=size * 1.3, padding=(2, size * 0.35))
@@ -102,8 +101,8 @@ class RaceScreen(BaseScreen):
                 cell.add_widget(name)
                 line.add_widget(cell)
                 values = []
-                for hint in hints[1:]:
-                    label = Label(size_hint_x=hint, font_size=size, color=app.c_fg)
+                for _column in range(columns - 1):
+                    label = Label(size_hint_x=None, font_size=size, color=app.c_fg)
                     values.append(label)
                     line.add_widget(label)
                 box.add_widget(line)
@@ -137,6 +136,23 @@ class RaceScreen(BaseScreen):
                                            strict=False):
                 label.text = text
                 label.test_name = f"{column} {row.car}"
+        self._fit_columns(size, rows)
+
+    def _fit_columns(self, size: float, rows: list[Any]) -> None:
+        """Each value column as wide as its header or its widest cell, whatever the language
+        ("스트레스" is not cut to "스트..."); the car's name takes the rest of the row."""
+        from kivy.core.text import Label as CoreLabel
+
+        measure = CoreLabel(font_size=size).get_extents
+        header = self._order_header
+        pad = size * 0.8
+        first = header[0]
+        first.padding = (size * 1.3 + 4, 0)  # over the names, after the swatches
+        for index, title in enumerate(header[1:]):
+            cells = [values[index] for _line, _swatch, _name, values in rows]
+            width = max(measure(label.text)[0] for label in (title, *cells)) + pad
+            for label in (title, *cells):
+                label.width = width
 
     # --- the action panel ------------------------------------------------------------------------
 

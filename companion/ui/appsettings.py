@@ -1,0 +1,113 @@
+"""The app's look and settings: theme colours, font sizes that grow with the window, the
+bundled font, and ``settings.json`` (theme and language) in the data folder.
+
+:class:`SettingsMixin` is one of :class:`~companion.ui.app.HeatApp`'s bases; kv rules read its
+properties as ``app.c_fg``, ``app.fs``, ``app.tap``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from kivy.core.text import DEFAULT_FONT, LabelBase
+from kivy.core.window import Window
+from kivy.properties import ColorProperty, NumericProperty, StringProperty
+
+from companion import i18n
+
+from .theme import DEFAULT_THEME, THEMES
+
+_font_registered = False
+
+
+def register_font() -> None:
+    """Our Latin + Chinese + Korean font replaces Kivy's default for every label."""
+    global _font_registered
+    if not _font_registered:
+        path = str(i18n.FONT_PATH)
+        LabelBase.register(DEFAULT_FONT, path, path, path, path)
+        _font_registered = True
+
+
+def _colour(key: str) -> Any:
+    return ColorProperty(THEMES[DEFAULT_THEME][key])
+
+
+class SettingsMixin:
+    """Theme, font sizes and saved settings (uses the app's ``data_path``, ``refresh_all`` and
+    ``_show_hardware``)."""
+
+    data_path: Path
+    refresh_all: Any
+    _show_hardware: Any
+
+    c_bg = _colour("bg")
+    c_panel = _colour("panel")
+    c_fg = _colour("fg")
+    c_muted = _colour("muted")
+    c_btn = _colour("btn")
+    c_btn_fg = _colour("btn_fg")
+    c_accent = _colour("accent")
+    c_accent_fg = _colour("accent_fg")
+    c_ok = _colour("ok")
+    c_warn = _colour("warn")
+    c_off = _colour("off")
+    c_off_fg = _colour("off_fg")
+    c_track = _colour("track")
+    c_track_edge = _colour("track_edge")
+    fs = NumericProperty(18)
+    """Body text size in pixels (grows with the window)."""
+    fs_small = NumericProperty(15)
+    fs_big = NumericProperty(26)
+    tap = NumericProperty(56)
+    """Minimum touch target in pixels (never below 48)."""
+    theme_name = StringProperty(DEFAULT_THEME)
+    language = StringProperty(i18n.DEFAULT_LANGUAGE)
+
+    def _resize(self, _window: Any, size: tuple[int, int]) -> None:
+        width, height = size
+        base = min(height / 26.0, width / 44.0)
+        self.fs = max(16, round(base))
+        self.fs_small = max(14, round(base * 0.82))
+        self.fs_big = max(22, round(base * 1.45))
+        self.tap = max(48, round(min(height / 8.5, width / 14.0)))
+
+    @property
+    def settings_path(self) -> Path:
+        return self.data_path / "settings.json"
+
+    def _load_settings(self) -> None:
+        try:
+            saved = json.loads(self.settings_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            saved = {}
+        self.set_theme(saved.get("theme", DEFAULT_THEME), save=False)
+        language = saved.get("language", i18n.DEFAULT_LANGUAGE)
+        i18n.add_listener(self._language_changed)
+        i18n.set_language(language if language in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE)
+
+    def _save_settings(self) -> None:
+        self.data_path.mkdir(parents=True, exist_ok=True)
+        doc = {"theme": self.theme_name, "language": self.language}
+        self.settings_path.write_text(json.dumps(doc), encoding="utf-8")
+
+    def set_theme(self, name: str, save: bool = True) -> None:
+        palette = THEMES.get(name, THEMES[DEFAULT_THEME])
+        for key, colour in palette.items():
+            setattr(self, f"c_{key}", colour)
+        self.theme_name = name if name in THEMES else DEFAULT_THEME
+        Window.clearcolor = palette["bg"]
+        if save:
+            self._save_settings()
+            self.refresh_all()
+
+    def set_language(self, language: str) -> None:
+        i18n.set_language(language)
+        self._save_settings()
+
+    def _language_changed(self, language: str) -> None:
+        self.language = language
+        self._show_hardware()
+        self.refresh_all()

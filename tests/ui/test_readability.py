@@ -1,0 +1,81 @@
+"""The race screen read across a table at 800x480: the outcome sentences at body size in full
+contrast on the dark theme, and race order headers never cut short in any language."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import i18n
+from companion.ui.widgets import find
+
+pytestmark = pytest.mark.ui
+
+
+def _luminance(colour: tuple[float, ...]) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(fg: tuple[float, ...], bg: tuple[float, ...]) -> float:
+    """WCAG 2 contrast ratio (1-21)."""
+    light, dark = sorted((_luminance(fg), _luminance(bg)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_outcome_text_is_body_size_high_contrast_and_fits(ui, press) -> None:
+    app = ui.app
+    assert app.theme_name == "dark"
+    assert app.root_window.size == (800, 480)
+    ui.player.set_up_race()
+    press("start race")
+    while app.controller.view().mode != "react":
+        ui.player.step()
+    ui.pump(3)
+    screen = app.sm.current_screen
+    messages = find(screen, "messages")
+    assert len(app.controller.messages) >= 2
+    assert messages.text == "\n".join(app.controller.messages)
+    assert messages.font_size >= app.fs
+    assert contrast(messages.color, app.c_bg) >= 7.0  # WCAG AAA body text
+    assert contrast(find(screen, "error").color, app.c_bg) >= 4.5
+    assert find(screen, "error").font_size >= app.fs
+    box = messages.parent  # the ScrollView: every line shown without scrolling
+    assert messages.texture_size[0] <= messages.width + 1
+    assert messages.height <= box.height
+    left, bottom = box.to_window(box.x, box.y)
+    assert left >= 0 and bottom >= 0
+    assert left + box.width <= 800 and bottom + box.height <= 480
+
+
+def _headers(screen):
+    from kivy.core.text import Label as CoreLabel
+
+    for label in screen._order_header:
+        width = CoreLabel(font_size=label.font_size).get_extents(label.text)[0]
+        yield label.text, width, label.width - 2 * label.padding_x
+
+
+@pytest.mark.parametrize("modules", [False, True], ids=["plain", "sponsors"])
+def test_race_order_headers_are_never_cut_short(ui, press, modules: bool) -> None:
+    app = ui.app
+    ui.player.set_up_race()
+    if modules:
+        press("event next")  # an event: the race order gains the Sponsors column
+    press("start race")
+    assert app.sm.current == "race"
+    screen = app.sm.current_screen
+    assert app.controller.view().sponsors is modules
+    for language in ("en", "zh_TW", "ko"):
+        app.set_language(language)
+        ui.pump(3)
+        headers = list(_headers(screen))
+        assert len(headers) == (6 if modules else 5)
+        for text, needed, room in headers:
+            assert text and needed <= room + 0.5, (language, text, needed, room)
+        for row in app.controller.view().order:  # the cells share the header's width
+            heat = find(screen, f"heat {row.car}")
+            assert heat.texture_size[0] <= heat.width
+    i18n.set_language("en")
