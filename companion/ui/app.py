@@ -67,6 +67,8 @@ SCREENS: dict[str, tuple[str, str]] = {
 
 class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[misc]
     title = "Heat Companion"
+    race_seed: int | None = None
+    """A fixed seed for championship races (the demo and the UI tests); None draws one."""
     race_log = ObjectProperty(None, allownone=True)
     """The race log, once opened (:meth:`log` opens it)."""
     _loaded_kv: set[str] = set()

@@ -174,6 +174,7 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
 
     app = HeatApp(data=data or tempfile.mkdtemp(prefix="heat-demo-"),
                   hardware_factory=demo_table)
+    app.race_seed = SEED  # the same championship race every time
     app._run_prepare()
     runTouchApp(embedded=True)
 
@@ -256,6 +257,7 @@ def run_attract(data: str | None) -> int:
     from .app import HeatApp
 
     app = HeatApp(data=data or tempfile.mkdtemp(prefix="heat-demo-"))
+    app.race_seed = SEED
     player = TablePlayer(app, lambda: EventLoop.idle())
 
     def tick(_dt: float) -> None:

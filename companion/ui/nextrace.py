@@ -22,6 +22,8 @@ class NextRaceScreen(BaseScreen):
 
     def prepare(self, seed: int | None = None) -> None:
         app = App.get_running_app()
+        if seed is None:
+            seed = app.race_seed  # fixed by the demo and the UI tests, else drawn
         self.plan = plan_next_race(app.season_store(), app.season_id, seed)
 
     def refresh(self) -> None:
