@@ -9,17 +9,20 @@ is entitled to, then End turn.
 from __future__ import annotations
 
 from companion.engine import STRESS, RaceState
+from companion.engine.conditions import corner_limit
 
 from .controller import RaceController, RaceView
 
 
 def target_speed(state: RaceState, car_id: str) -> int:
+    """Up to the next corner's limit in force (road conditions included), one more when the
+    engine can pay for it."""
     car = state.car(car_id)
     line_at, corner = state.track.next_corner_line(max(car.distance, 1))
     room = line_at - car.distance
     if line_at >= state.finish_distance:
         return 16
-    return max(room, corner.limit + min(car.engine, 1))
+    return max(room, corner_limit(state, corner) + min(car.engine, 1))
 
 
 def choose_gear(state: RaceState, car_id: str) -> int:
@@ -89,7 +92,8 @@ def next_press(controller: RaceController, view: RaceView | None = None) -> str 
             return key_name(cards[len(typed)])
         return "confirm"
     keys = [b.key for b in view.react]
-    if "adrenaline" in keys:
+    if "adrenaline" in keys and state.car(view.current or "").engine > 0:
+        # With an empty engine the extra +1 Speed could only cost a spin-out at a corner.
         return "react adrenaline"
     cooldowns = [k for k in keys if k.startswith("cooldown:")]
     if cooldowns:
