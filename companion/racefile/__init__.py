@@ -1,0 +1,34 @@
+"""Race files: ``heat-race/1`` in, ``heat-race-state/1`` out (see ``race-file.md``).
+
+A race file holds inputs only; the engine derives everything else. This module turns a file into a
+:class:`RaceSetup` plus one list of engine actions per round, replays it, and writes states. It
+also turns a logged action list back into a race file (export). Standard library only.
+"""
+
+from .reading import (
+    FORMAT,
+    FORMAT_2,
+    FORMATS,
+    STATE_FORMAT,
+    STATE_FORMAT_2,
+    RaceFile,
+    RaceFileError,
+    parse,
+)
+from .replaying import play_round, replay
+from .writing import export, state_document
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_2",
+    "FORMATS",
+    "STATE_FORMAT",
+    "STATE_FORMAT_2",
+    "RaceFile",
+    "RaceFileError",
+    "export",
+    "parse",
+    "play_round",
+    "replay",
+    "state_document",
+]

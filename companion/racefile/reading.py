@@ -1,0 +1,164 @@
+"""Reading race files: the shape of ``heat-race/1`` and ``/2`` documents, checked, into a
+:class:`RaceFile` (race-file.md, docs/race-file-v2.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import tracks
+
+from ..engine import (
+    CarEntry,
+    RaceSetup,
+)
+from ..engine.modules import NO_MODULES
+from ..modules_doc import ModulesError, parse_modules
+
+FORMAT = "heat-race/1"
+FORMAT_2 = "heat-race/2"
+"""``heat-race/1`` plus what it cannot say (docs/race-file-v2.md): ``legends.aggressive``."""
+FORMATS = (FORMAT, FORMAT_2)
+STATE_FORMAT = "heat-race-state/1"
+STATE_FORMAT_2 = "heat-race-state/2"
+"""``heat-race-state/1`` plus each car's ``sponsors`` and ``eliminated``; written for races that
+use modules (docs/race-file-v2.md)."""
+
+_TOP_KEYS = {"format", "track", "laps", "seed", "cars", "legends", "rounds"}
+_TOP_KEYS_2 = _TOP_KEYS | {"modules"}
+_CAR_KEYS = {"id", "name", "legend", "handicap"}
+_CAR_KEYS_2 = _CAR_KEYS | {"mechanics", "upgrades", "sponsor_cards"}
+_LEGEND_KEYS = {"cards", "bonus"}
+_LEGEND_KEYS_2 = _LEGEND_KEYS | {"aggressive"}
+_INPUT_KEYS = {"gear", "cards", "stress", "clogged", "adrenaline", "cooldown", "boost",
+               "slipstream"}
+_INPUT_KEYS_2 = _INPUT_KEYS | {"unpaid", "direct", "accelerate", "slipstream_extra"}
+
+
+class RaceFileError(ValueError):
+    """A file that is not a valid race, or an input the rules do not allow.
+
+    The message is the one line the ``replay`` command prints, naming the round and the car
+    where there is one (``round 3, car red: cannot boost: the engine is empty``).
+    """
+
+
+@dataclass(frozen=True)
+class RaceFile:
+    setup: RaceSetup
+    rounds: tuple[Mapping[str, Mapping[str, Any]], ...]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _unknown(where: str, data: Mapping[str, Any], allowed: set[str]) -> None:
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise RaceFileError(f"{where}: unknown key {extra[0]!r}")
+
+
+def _obj(where: str, value: object) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise RaceFileError(f"{where}: must be an object")
+    return value
+
+
+def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> RaceFile:
+    """Check the shape of a ``heat-race/1`` document and build its setup."""
+    doc = _obj("race file", data)
+    version = doc.get("format")
+    if version not in FORMATS:
+        raise RaceFileError(
+            f"format: expected {FORMAT!r} or {FORMAT_2!r}, got {version!r} "
+            "(unknown race-file format)"
+        )
+    v2 = version == FORMAT_2
+    _unknown("race file", doc, _TOP_KEYS_2 if v2 else _TOP_KEYS)
+    for key in ("track", "cars", "rounds"):
+        if key not in doc:
+            raise RaceFileError(f"{key}: required")
+    raw_track = doc["track"]
+    try:
+        if isinstance(raw_track, str):
+            track = (load_track or tracks.load_track)(raw_track)
+        elif isinstance(raw_track, dict):
+            track = tracks.track_from_dict(raw_track, source="inline track")
+        else:
+            raise RaceFileError("track: must be a track id or an inline track object")
+    except tracks.TrackError as error:
+        raise RaceFileError(f"track: {error}") from error
+    laps = doc.get("laps")
+    if laps is not None and (not _is_int(laps) or laps < 1):
+        raise RaceFileError("laps: must be a whole number of at least 1")
+    seed = doc.get("seed", 0)
+    if not _is_int(seed):
+        raise RaceFileError("seed: must be an integer")
+    cars_raw = doc["cars"]
+    if not isinstance(cars_raw, list):
+        raise RaceFileError("cars: must be a list")
+    cars = []
+    for i, raw in enumerate(cars_raw):
+        entry = _obj(f"cars[{i}]", raw)
+        _unknown(f"cars[{i}]", entry, _CAR_KEYS_2 if v2 else _CAR_KEYS)
+        car_id, name = entry.get("id"), entry.get("name", "")
+        legend, handicap = entry.get("legend", False), entry.get("handicap", 0)
+        if not isinstance(car_id, str) or not car_id:
+            raise RaceFileError(f"cars[{i}].id: must be a non-empty string")
+        if not isinstance(name, str):
+            raise RaceFileError(f"cars[{i}].name: must be a string")
+        if not isinstance(legend, bool):
+            raise RaceFileError(f"cars[{i}].legend: must be true or false")
+        if not _is_int(handicap) or handicap not in (0, 1, 2):
+            raise RaceFileError(f"cars[{i}].handicap: must be 1 or 2")
+        mechanics = entry.get("mechanics", 0)
+        if not _is_int(mechanics) or mechanics not in (-1, 0, 1):
+            raise RaceFileError(f"cars[{i}].mechanics: must be 1 or -1")
+        upgrades = entry.get("upgrades", [])
+        if not isinstance(upgrades, list) or not all(isinstance(u, str) for u in upgrades):
+            raise RaceFileError(f"cars[{i}].upgrades: must be a list of upgrade card ids")
+        sponsor_cards = entry.get("sponsor_cards", 0)
+        if not _is_int(sponsor_cards) or sponsor_cards < 0:
+            raise RaceFileError(f"cars[{i}].sponsor_cards: must be a whole number")
+        cars.append(CarEntry(id=car_id, name=name, legend=legend, handicap=handicap,
+                             mechanics=mechanics, upgrades=tuple(upgrades),
+                             sponsor_cards=sponsor_cards))
+    legend_doc = _obj("legends", doc.get("legends", {}))
+    _unknown("legends", legend_doc, _LEGEND_KEYS if version == FORMAT else _LEGEND_KEYS_2)
+    cards = legend_doc.get("cards", [])
+    bonus = legend_doc.get("bonus", 0)
+    aggressive = legend_doc.get("aggressive", True)
+    if not isinstance(aggressive, bool):
+        raise RaceFileError("legends.aggressive: must be true or false")
+    if not isinstance(cards, list) or not all(_is_int(c) and 1 <= c <= 10 for c in cards):
+        raise RaceFileError("legends.cards: must be a list of Legends cards 1-10")
+    if not _is_int(bonus) or bonus < 0:
+        raise RaceFileError("legends.bonus: must be a whole number of at least 0")
+    rounds_raw = doc["rounds"]
+    if not isinstance(rounds_raw, list):
+        raise RaceFileError("rounds: must be a list")
+    rounds = []
+    for r, raw_round in enumerate(rounds_raw, start=1):
+        round_doc = _obj(f"round {r}", raw_round)
+        for car_id, inputs in round_doc.items():
+            _unknown(f"round {r}, car {car_id}", _obj(f"round {r}, car {car_id}", inputs),
+                     _INPUT_KEYS_2 if v2 else _INPUT_KEYS)
+            played = inputs.get("cards")
+            if not v2 and isinstance(played, list) and any(isinstance(c, dict) for c in played):
+                raise RaceFileError(f"round {r}, car {car_id}: cards: upgrade and Sponsorship "
+                                    "cards need heat-race/2")
+        rounds.append(round_doc)
+    try:
+        modules = parse_modules(doc["modules"], track) if "modules" in doc else NO_MODULES
+    except ModulesError as error:
+        raise RaceFileError(str(error)) from error
+    setup = RaceSetup(
+        modules=modules,
+        track=track, cars=tuple(cars), laps=laps, seed=seed, legend_cards=tuple(cards),
+        legend_bonus=bonus, aggressive_legends=aggressive,
+    )
+    return RaceFile(setup=setup, rounds=tuple(rounds))
+
+

@@ -1,0 +1,193 @@
+"""Replaying a race file round by round through the engine; the first input the rules do not
+allow stops it with a one-line reason naming the round and the car (race-file.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..engine import (
+    STRESS,
+    Accelerate,
+    Action,
+    Adrenaline,
+    Boost,
+    ChooseGear,
+    Cooldown,
+    EndTurn,
+    Phase,
+    RaceState,
+    Rejection,
+    Reveal,
+    RunRound,
+    SetupError,
+    Slipstream,
+    play,
+    start_race,
+)
+from ..engine.actions import (
+    ActionFormatError,
+    CardValue,
+    DirectPlay,
+    Upgrade,
+    card_from_json,
+)
+from .reading import RaceFile, RaceFileError, _is_int
+
+
+def _say(r: int, car: str | None, rejection: Rejection | str) -> RaceFileError:
+    text = rejection if isinstance(rejection, str) else rejection.text()
+    text = text.rstrip(".")
+    text = text[:1].lower() + text[1:]
+    where = f"round {r}, car {car}" if car else f"round {r}"
+    return RaceFileError(f"{where}: {text}")
+
+
+def _cards(car: str, inputs: Mapping[str, Any], r: int) -> tuple[CardValue, ...]:
+    cards = inputs["cards"]
+    if not isinstance(cards, list):
+        raise _say(r, car, 'cards: must be a list of card values and "stress"')
+    out: list[CardValue] = []
+    for card in cards:
+        if card == STRESS or _is_int(card):
+            out.append(card)
+            continue
+        try:
+            parsed = card_from_json(card) if isinstance(card, dict) else None
+        except ActionFormatError:
+            parsed = None
+        if parsed is None:
+            raise _say(r, car, 'cards: must be a list of card values, "stress" and (in '
+                               'heat-race/2) {"upgrade": id} objects')
+        out.append(parsed)
+    return tuple(out)
+
+
+def _turn_actions(car: str, inputs: Mapping[str, Any], r: int) -> list[Action]:
+    """The engine inputs of one car's turn, in race-file order: move, Adrenaline, (direct
+    plays,) Cooldown, Boost, (Accelerate,) Slipstream, then the corner checks (race-file.md
+    "Order inside a car's turn"; docs/race-file-v2.md)."""
+    if "cards" not in inputs:
+        raise _say(r, car, "cards: required (or clogged: true)")
+    stress, unpaid = inputs.get("stress", []), inputs.get("unpaid", [])
+    if not isinstance(stress, list):
+        raise _say(r, car, "stress: must be a list of Basic card values")
+    if not isinstance(unpaid, list):
+        raise _say(r, car, "unpaid: must be a list of Basic card values")
+    actions: list[Action] = [Reveal(car, _cards(car, inputs, r), tuple(stress), tuple(unpaid))]
+    flags = {key: inputs.get(key, False) for key in ("adrenaline", "accelerate", "slipstream")}
+    for key, value in flags.items():
+        if not isinstance(value, bool):
+            raise _say(r, car, f"{key}: must be true or false")
+    if flags["adrenaline"]:
+        actions.append(Adrenaline(car))
+    direct = inputs.get("direct", [])
+    if not isinstance(direct, list):
+        raise _say(r, car, 'direct: must be a list of {"upgrade": id} cards')
+    for raw in direct:
+        try:
+            played = card_from_json(raw) if isinstance(raw, dict) else None
+        except ActionFormatError:
+            played = None
+        if not isinstance(played, Upgrade):
+            raise _say(r, car, 'direct: must be a list of {"upgrade": id} cards')
+        actions.append(DirectPlay(car, played))
+    cooldown = inputs.get("cooldown", 0)
+    if not _is_int(cooldown) or cooldown < 0:
+        raise _say(r, car, "cooldown: must be a whole number of Heat cards")
+    if cooldown:
+        actions.append(Cooldown(car, cooldown))
+    if "boost" in inputs:
+        actions.append(Boost(car, inputs["boost"]))
+    if flags["accelerate"]:
+        actions.append(Accelerate(car))
+    extra = inputs.get("slipstream_extra", 0)
+    if not _is_int(extra) or extra < 0:
+        raise _say(r, car, "slipstream_extra: must be a whole number of spaces")
+    if extra and not flags["slipstream"]:
+        raise _say(r, car, "slipstream_extra: only with slipstream: true")
+    if flags["slipstream"]:
+        actions.append(Slipstream(car, extra))
+    actions.append(EndTurn(car))
+    return actions
+
+
+def _step(state: RaceState, action: Action, r: int, car: str | None) -> RaceState:
+    result = play(state, action)
+    if isinstance(result, Rejection):
+        raise _say(r, car, result)
+    return result.state
+
+
+def play_round(state: RaceState, round_doc: Mapping[str, Mapping[str, Any]], r: int) -> RaceState:
+    """Replay one round of a race file; raises :class:`RaceFileError` on the first bad input."""
+    if state.phase is Phase.OVER:
+        raise _say(r, None, "the race is over: every car has finished")
+    for car_id in round_doc:
+        if car_id not in state.index:
+            raise _say(r, car_id, "not a car in this race")
+        car = state.car(car_id)
+        if car.legend:
+            raise _say(r, car_id, "a Legend: its moves come from the Legends cards")
+        if car.finished:
+            raise _say(r, car_id, "already finished, so it has no inputs")
+        if car.eliminated:
+            raise _say(r, car_id, "eliminated, so it has no inputs")
+    for car_id in state.order:
+        if not state.car(car_id).legend and car_id not in round_doc:
+            raise _say(r, car_id, "no inputs for this car (every human car still racing plays)")
+    if all(state.car(c).legend for c in state.order):
+        # No human car still racing: the round is `{}` and the Legends play it by themselves.
+        return _step(state, RunRound(), r, None)
+    tournament = state.modules.tournament
+    if not tournament:
+        # Steps 1-2, simultaneous: every human picks a gear (or is clogged).
+        for car_id in state.order:
+            if car_id in round_doc:
+                state = _step(state, _gear_action(state, car_id, round_doc[car_id], r), r,
+                              car_id)
+    # Steps 3-9, car by car in race order; Legends and clogged cars play themselves. In the
+    # tournament variant each gear is revealed with the cards, at the car's turn.
+    while state.phase is Phase.TURNS and state.round < r:
+        current = state.current_car
+        assert current is not None and state.turn is not None
+        inputs = round_doc[current]
+        if tournament:
+            gear_action = _gear_action(state, current, inputs, r)
+            state = _step(state, gear_action, r, current)
+            if gear_action.clogged:
+                continue
+        for action in _turn_actions(current, inputs, r):
+            state = _step(state, action, r, current)
+    return state
+
+
+def _gear_action(
+    state: RaceState, car_id: str, inputs: Mapping[str, Any], r: int
+) -> ChooseGear:
+    """Steps 1-2 of one car: its gear (omitted: unchanged), or a clogged hand."""
+    clogged = inputs.get("clogged", False)
+    if not isinstance(clogged, bool):
+        raise _say(r, car_id, "clogged: must be true or false")
+    if clogged:
+        extra = sorted(set(inputs) - {"gear", "clogged"})
+        if extra:
+            raise _say(r, car_id, f"{extra[0]}: a clogged car plays no cards and gets none "
+                                  "of steps 4-8")
+    gear = inputs.get("gear", state.car(car_id).gear)
+    if not _is_int(gear):
+        raise _say(r, car_id, "gear: must be 1-4")
+    return ChooseGear(car_id, gear, clogged)
+
+
+def replay(race: RaceFile) -> Iterator[RaceState]:
+    """Every state after a round, in order; raises :class:`RaceFileError` at a bad input."""
+    try:
+        state = start_race(race.setup).state
+    except SetupError as error:
+        raise RaceFileError(f"cars: {error}") from error
+    for r, round_doc in enumerate(race.rounds, start=1):
+        state = play_round(state, round_doc, r)
+        yield state
+
+
