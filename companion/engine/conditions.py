@@ -56,6 +56,8 @@ def sector_corner(state: RaceState, distance: int) -> Corner | None:
 
 
 def sector_token(state: RaceState, distance: int) -> Road | None:
+    if not state.modules.road:  # the base game: no tokens, no sector to look up
+        return None
     corner = sector_corner(state, distance)
     if corner is None:
         return None

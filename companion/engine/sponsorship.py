@@ -100,19 +100,23 @@ def award(
     ahead_before: frozenset[str], out: list[Outcome],
 ) -> RaceState:
     """Every Sponsorship card a human car earns at the end of a turn it did not spin out in."""
-    car = state.car(car_id)
     press = state.modules.press_corners
     event = state.modules.event_card
+    if not press and event is None:
+        return state
+    car = state.car(car_id)
     per_press = event.press_sponsors if event is not None else 1
     for at, corner in state.track.corner_lines_between(start, car.distance, state.laps):
         if corner.line_after not in press:
             continue
         by_slip = slipstream is not None and slipstream[0] <= at < slipstream[1]
-        if _press_corner_card(state, corner, speed, by_slip) and by_slip:
+        if not _press_corner_card(state, corner, speed, by_slip):
+            continue
+        if by_slip:
             state = _give(state, car_id, per_press, out, N_(
                 "{car} passes a Press Corner with a slipstream: {cards} Sponsorship card(s)."),
                 cards=per_press)
-        elif _press_corner_card(state, corner, speed, by_slip):
+        else:
             state = _give(state, car_id, per_press, out, N_(
                 "{car} passes a Press Corner at Speed {speed}: {cards} Sponsorship card(s)."),
                 speed=speed, cards=per_press)
