@@ -1,8 +1,8 @@
 """Byte links between a :class:`~hardware.serial_hub.SerialHub` and a
 :class:`~hardware.fakes.FakeHubPeer`, with unplug and replug.
 
-* :class:`LoopLink` — an ``opener`` for SerialHub whose ports read from a pyserial
-  ``loop://`` port that the peer writes into (host writes go straight to the peer);
+* :class:`LoopLink` — an ``opener`` for SerialHub whose ports read from an unbounded in-memory
+  pipe that the peer writes into (host writes go straight to the peer);
 * :class:`PtyLink` — a real pseudo-terminal with a stable symlink name (as udev's
   ``/dev/heat-hub``), the peer served by a thread on the master side.
 """
@@ -23,27 +23,64 @@ from .fakes import FakeHubPeer
 DISCONNECTED = "device reports readiness to read but returned no data (device disconnected?)"
 
 
+class BytePipe:
+    """An unbounded one-way byte pipe read with a timeout, as a serial port is.
+
+    Writing never blocks, so a writer that holds a lock can never wait on the reader (a
+    bounded ``loop://`` queue did: a test flooding the link blocked while holding the lock the
+    reader thread's reply needed, and the test hung until its timeout).
+    """
+
+    def __init__(self, timeout: float) -> None:
+        self._timeout = timeout
+        self._buffer = bytearray()
+        self._ready = threading.Condition()
+        self._closed = False
+
+    @property
+    def in_waiting(self) -> int:
+        with self._ready:
+            return len(self._buffer)
+
+    def read(self, size: int = 1) -> bytes:
+        with self._ready:
+            if not self._buffer:
+                self._ready.wait_for(lambda: bool(self._buffer) or self._closed, self._timeout)
+            data = bytes(self._buffer[:size])
+            del self._buffer[:size]
+            return data
+
+    def write(self, data: bytes) -> int:
+        with self._ready:
+            self._buffer += data
+            self._ready.notify_all()
+        return len(data)
+
+    def close(self) -> None:
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
+
+
 class LoopPort:
-    """One "connection" over ``loop://`` (implements the hub's ``SerialLike``)."""
+    """One "connection" to the fake hub (implements the hub's ``SerialLike``): the hub's bytes
+    go into a :class:`BytePipe` that the host reads; the host's writes go straight to the
+    peer."""
 
     def __init__(self, peer: FakeHubPeer, timeout: float) -> None:
         self._peer = peer
-        loop = serial.serial_for_url("loop://", timeout=timeout, do_not_open=True)
-        loop.buffer_size = 1 << 20  # the peer and tests must never block on a full loop
-        loop.open()
-        self._loop = loop
-        self._write_lock = threading.Lock()  # one writer at a time, as on a real wire
+        self._pipe = BytePipe(timeout)
         self.unplugged = False
-        peer.connect(self._from_hub)
+        peer.connect(self._pipe.write)
 
     @property
     def in_waiting(self) -> int:
         self._check()
-        return int(self._loop.in_waiting)
+        return self._pipe.in_waiting
 
     def read(self, size: int = 1) -> bytes:
         self._check()
-        return bytes(self._loop.read(size))
+        return self._pipe.read(size)
 
     def write(self, data: bytes, /) -> int:
         self._check()
@@ -51,15 +88,11 @@ class LoopPort:
         return len(data)
 
     def close(self) -> None:
-        self._loop.close()
+        self._pipe.close()
 
     def inject(self, data: bytes) -> None:
         """Raw bytes as if sent by the hub (garbage, partial lines)."""
-        self._from_hub(data)
-
-    def _from_hub(self, data: bytes) -> None:
-        with self._write_lock:
-            self._loop.write(data)
+        self._pipe.write(data)
 
     def _check(self) -> None:
         if self.unplugged:

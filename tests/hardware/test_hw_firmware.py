@@ -32,6 +32,7 @@ from hardware.events import (
     SeatReady,
     TableButton,
 )
+from hardware.fake_links import BytePipe
 from hardware.inputqueue import InputQueue
 from hardware.outputs import LedPattern, pattern_level
 from hardware.serial_hub import SerialHub
@@ -83,22 +84,23 @@ def test_firmware_and_host_accept_the_same_lines(line: bytes) -> None:
 
 
 class BoardPort:
-    """One USB connection to the board: the host reads what the firmware sent (through a
-    loop:// port) and its writes go into the firmware."""
+    """One USB connection to the board: the host reads what the firmware sent (through an
+    unbounded pipe, so the firmware never blocks while holding the board's lock) and its writes
+    go into the firmware."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.loop = serial.serial_for_url("loop://", timeout=0.005)
+        self.loop = BytePipe(timeout=0.005)
         self.dead = False
 
     @property
     def in_waiting(self) -> int:
         self._check()
-        return int(self.loop.in_waiting)
+        return self.loop.in_waiting
 
     def read(self, size: int = 1) -> bytes:
         self._check()
-        return bytes(self.loop.read(size))
+        return self.loop.read(size)
 
     def write(self, data: bytes) -> int:
         self._check()

@@ -1,6 +1,6 @@
-"""SerialHub over pyserial's loop:// with a FakeHubPeer: the whole host stack, real threads.
+"""SerialHub over an in-memory link with a FakeHubPeer: the whole host stack, real threads.
 
-LoopLink gives each (re)connection a fresh loop:// port that the fake hub writes into; the
+LoopLink gives each (re)connection a fresh unbounded pipe that the fake hub writes into; the
 host's writes go straight to the fake hub. Unplugging makes reads raise SerialException and
 opening fail, as a vanished /dev/ttyACM0 does.
 """
