@@ -103,7 +103,7 @@ class Bench(HeatApp):
 
     def open_race(self, dt):
         import tracks
-        from companion.ui.setupform import RaceForm
+        from companion.ui.views.race_form import RaceForm
         if self.toast is not None:
             self.toast.close()  # "touch-only: ..." covers the Undo key; a player taps it away
         form = RaceForm(seed=1)
@@ -118,7 +118,7 @@ class Bench(HeatApp):
 
     def do_tap(self, dt):
         from kivy.tests.common import UnitTestTouch
-        from companion.ui.widgets import find
+        from companion.ui.widgets.lookup import find
         screen = self.sm.current_screen
         car = self.controller.view().gear_rows[0].car
         name = f"gear {car} 2" if self.count % 2 == 0 else "undo"

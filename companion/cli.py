@@ -86,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "championship":
         return championship_cli.main(args)
     if args.command == "demo":
-        from .ui import demo
+        from .ui.demo import run as demo
 
         return demo.main(args)
     from .ui import app

@@ -3,10 +3,11 @@
     python -m companion.i18n.extract          # write heat_companion.pot, merge into each .po
     python -m companion.i18n.extract --check  # exit 1 if a catalog misses or has extra msgids
 
-Messages come from the app (``_("...")`` in ``companion/ui/*.py``, ``tr._("...")`` in its
-``.kv`` files, ``N_("...")`` anywhere in ``companion/ui`` and ``companion/i18n``) and from the
-engine's explanation templates (``N_("...")`` in ``companion/engine``), which the app
-translates where it shows them, and from the bundled tracks' ``unverified`` notes
+Messages come from the app (``_("...")`` in ``companion/ui/**/*.py``, ``tr._("...")`` in its
+``.kv`` files, ``N_("...")`` anywhere in ``companion/ui`` and ``companion/i18n``; each package is
+read with its subpackages, in path order) and from the engine's explanation templates
+(``N_("...")`` in ``companion/engine``), which the app translates where it shows them, and
+from the bundled tracks' ``unverified`` notes
 (``tracks/data/*.json``), which the New race screen shows in the player's language.
 """
 

@@ -3,9 +3,9 @@
 Touch buttons, the table hardware and the demo all call the same methods. Each one builds an
 engine action, hands it to ``session.submit`` (validate -> apply -> durable append) and keeps
 the outcome sentences or the rejection reason for the screen. :meth:`RaceController.view`
-says what the race screen must show (:mod:`companion.ui.prompts` for the round and turn,
-:mod:`companion.ui.keypadview` for the card keypads, :mod:`companion.ui.raceview` for the
-records and the race order).
+says what the race screen must show (:mod:`companion.ui.views.race_prompts` for the round and
+turn, :mod:`companion.ui.views.keypad` for the card keypads, :mod:`companion.ui.views.race_view`
+for the records and the race order).
 """
 
 from __future__ import annotations
@@ -34,26 +34,16 @@ from companion.engine import (
 )
 from companion.i18n import N_, _
 
-from .keypad import BASIC_KEYS, CARD_KEYS, UNPAID_TEMPLATE, Entry
-from .prompts import LEGEND_KEYS, DirectPlay, race_view, react_buttons
-from .raceview import (
-    GearRow,
-    OrderRow,
-    RaceView,
-    ReactButton,
-    card_text,
-    order_rows,
-    standings,
-    uses_sponsors,
-)
-from .words import car_label, render
+from .views.keypad import UNPAID_TEMPLATE, Entry
+from .views.names import car_label
+from .views.race_prompts import DirectPlay, race_view, react_buttons
+from .views.race_view import OrderRow, RaceView, ReactButton, order_rows
+from .views.words import render
 
 RunRound: Any = getattr(engine, "RunRound", None)
 """The "Legends-only round" action, when the engine has it."""
 
-__all__ = ["BASIC_KEYS", "CARD_KEYS", "LEGEND_KEYS", "DirectPlay", "GearRow", "OrderRow",
-           "RaceController", "RaceView", "ReactButton", "card_text", "order_rows", "standings",
-           "uses_sponsors"]
+__all__ = ["RaceController", "Session"]
 
 
 class Session(Protocol):

@@ -51,7 +51,7 @@ class Harness:
 
         from companion import i18n
         from companion.ui.app import HeatApp
-        from companion.ui.demo import TablePlayer
+        from companion.ui.demo.player import TablePlayer
 
         i18n.set_language("en")
         self.app = HeatApp(data=self.data, hardware_factory=self.hardware)

@@ -80,7 +80,7 @@ def check_screen(app: Any, where: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    from companion.ui import demo
+    from companion.ui.demo import run as demo
 
     size = demo.parse_size(argv[0])
     out = Path(argv[1])

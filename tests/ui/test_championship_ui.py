@@ -8,7 +8,7 @@ import json
 import pytest
 
 from companion import racefile
-from companion.ui.widgets import find, find_all
+from companion.ui.widgets.lookup import find, find_all
 
 pytestmark = pytest.mark.ui
 

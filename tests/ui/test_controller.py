@@ -8,7 +8,7 @@ import tracks
 from companion.engine import STRESS
 from companion.session import RaceLog
 from companion.ui.controller import RaceController
-from companion.ui.setupform import RaceForm
+from companion.ui.views.race_form import RaceForm
 
 
 def _controller(tmp_path: Path, legends: int = 0) -> RaceController:

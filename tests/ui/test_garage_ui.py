@@ -10,7 +10,7 @@ import tracks
 from companion import racefile
 from companion.engine import CarEntry, RaceSetup, Upgrade
 from companion.engine.modules import RaceModules, Road, Weather
-from companion.ui.widgets import find, find_all
+from companion.ui.widgets.lookup import find, find_all
 
 pytestmark = pytest.mark.ui
 
@@ -230,7 +230,7 @@ def test_react_offers_accelerate_and_each_slipstream_extra(tmp_path) -> None:
 
 def test_championship_round_draft_and_the_first_pickers_swap() -> None:
     from companion.engine.draft import start_round_draft
-    from companion.ui.draftflow import DraftFlow
+    from companion.ui.views.draft_flow import DraftFlow
 
     done: list[dict[str, tuple[str, ...]]] = []
     draft = start_round_draft(("blue", "red"), seed=9)

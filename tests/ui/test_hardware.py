@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.engine import ChooseGear
-from companion.ui.widgets import find
+from companion.ui.widgets.lookup import find
 from hardware import FakeTable, InputRejected, LedPattern, TableButton
 from hardware.clock import FakeClock
 

@@ -76,7 +76,7 @@ SKIP = {"saved", "message", "hardware detail", "hw reason"}
 def _visible_texts(screen) -> list[str]:
     from kivy.uix.label import Label
 
-    from companion.ui.widgets import walk
+    from companion.ui.widgets.lookup import walk
 
     texts = []
     for widget in walk(screen):
@@ -126,7 +126,7 @@ def test_every_screen_is_translated(ui, language: str) -> None:
 
 
 def test_switching_language_changes_visible_labels_and_is_kept(ui) -> None:
-    from companion.ui.widgets import find
+    from companion.ui.widgets.lookup import find
 
     app = ui.app
     label = find(app.sm.current_screen, "new race")

@@ -8,8 +8,8 @@ import pytest
 
 import tracks
 from companion.engine.modules import RaceModules
-from companion.ui.setupform import RaceForm
-from companion.ui.widgets import find, find_all
+from companion.ui.views.race_form import RaceForm
+from companion.ui.widgets.lookup import find, find_all
 
 pytestmark = pytest.mark.ui
 

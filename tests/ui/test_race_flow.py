@@ -7,7 +7,7 @@ import json
 import pytest
 
 from companion import racefile
-from companion.ui.widgets import find
+from companion.ui.widgets.lookup import find
 
 pytestmark = pytest.mark.ui
 

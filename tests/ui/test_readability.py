@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion import i18n
-from companion.ui.widgets import find
+from companion.ui.widgets.lookup import find
 
 pytestmark = pytest.mark.ui
 

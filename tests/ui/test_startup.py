@@ -54,7 +54,7 @@ def test_the_frame_after_a_tap_shows_it(ui) -> None:
     from kivy.core.window import Window
     from kivy.tests.common import UnitTestTouch
 
-    from companion.ui.widgets import find
+    from companion.ui.widgets.lookup import find
 
     ui.player.set_up_race()
     ui.player.press("start race")

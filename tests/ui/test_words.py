@@ -3,7 +3,7 @@
 The engine fills its templates with raw values: car ids (shown as driver names), numbers, and a
 few English words or phrases (``spot="Race Line"``, ``step="reveal cards"``,
 ``how=f"at Speed {speed}"``). This file finds those words in the engine's source, so a new one
-fails here until :mod:`companion.ui.words` and both catalogs know it.
+fails here until :mod:`companion.ui.views.words` and both catalogs know it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 from companion import i18n
 from companion.engine import explain
-from companion.ui.words import PARAM_PATTERNS, PARAM_WORDS, param_text, render
+from companion.ui.views.words import PARAM_PATTERNS, PARAM_WORDS, param_text, render
 
 ENGINE = Path(__file__).resolve().parents[2] / "companion" / "engine"
 TRANSLATED = ("zh_TW", "ko")
@@ -101,7 +101,7 @@ def test_every_engine_parameter_word_is_translated(language: str) -> None:
                    if param_text(w) == w or re.search(r"[A-Za-z]{3,}", param_text(w))}
     finally:
         i18n.set_language("en")
-    assert missing == {}, "add these to companion/ui/words.py and the catalogs"
+    assert missing == {}, "add these to companion/ui/views/words.py and the catalogs"
 
 
 def test_words_table_has_no_stale_entries() -> None:

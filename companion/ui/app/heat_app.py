@@ -1,0 +1,203 @@
+"""The Kivy app: composition root (screen registry, lazy loading, start-up and races).
+
+``heat-companion`` (``companion.cli``) calls :func:`main`. Start-up is kept lean: only the start
+screen's kv is loaded before the first frame, and the engine, the race log (SQLite), the table
+hardware and the systemd notifications are all brought in right after it
+(:meth:`HeatApp._after_first_frame`) or on first need (:meth:`HeatApp.log`). Every other screen
+is imported and built the first time it is shown.
+
+All changes to a race go input -> :class:`~companion.ui.controller.RaceController` ->
+``session.submit`` -> screen refresh, on the main thread. The app's other concerns are its
+bases: :mod:`.settings` (theme, fonts, settings), :mod:`.data` (race log, seasons, seats) and
+:mod:`.table_hardware` (table hardware, watchdog, banner).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")  # our flags must never reach Kivy's getopt
+
+import importlib  # noqa: E402
+from argparse import Namespace  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+from kivy.app import App  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.lang import Builder  # noqa: E402
+from kivy.properties import ObjectProperty  # noqa: E402
+from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
+
+from companion import i18n  # noqa: E402
+from companion.storage import paths as storage_paths  # noqa: E402
+
+from ..widgets.translation import tr  # noqa: E402
+from .data import DataMixin  # noqa: E402
+from .settings import SettingsMixin, register_font  # noqa: E402
+from .table_hardware import HardwareFactory, HardwareMixin  # noqa: E402
+
+__all__ = ["SCREENS", "HeatApp", "main"]
+
+UI = Path(__file__).parent.parent
+SCREENS_PACKAGE = "companion.ui.screens"
+SCREENS_DIR = UI / "screens"
+COMMON_KV = UI / "widgets" / "common.kv"
+"""The styles of the shared widgets (loaded before the first screen)."""
+SCREENS: dict[str, tuple[str, str]] = {
+    "start": ("start", "StartScreen"),
+    "newrace": ("new_race", "NewRaceScreen"),
+    "race": ("race", "RaceScreen"),
+    "results": ("results", "ResultsScreen"),
+    "races": ("races", "RacesScreen"),
+    "settings": ("settings", "SettingsScreen"),
+    "hwcheck": ("hardware_check", "HardwareCheckScreen"),
+    "draft": ("draft", "DraftScreen"),
+    "seasons": ("seasons", "SeasonsScreen"),
+    "newseason": ("new_season", "NewSeasonScreen"),
+    "nextrace": ("next_race", "NextRaceScreen"),
+    "standings": ("standings", "StandingsScreen"),
+}
+"""Screen name -> (module in :mod:`companion.ui.screens`, class); each module has a .kv of the
+same name beside it."""
+
+
+class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[misc]
+    title = "Heat Companion"
+    race_seed: int | None = None
+    """A fixed seed for championship races (the demo and the UI tests); None draws one."""
+    race_log = ObjectProperty(None, allownone=True)
+    """The race log, once opened (:meth:`log` opens it)."""
+    _loaded_kv: set[Path] = set()
+    """kv files already given to the Builder (its rules are global: load each once per
+    process, however many times the app is built, e.g. in tests)."""
+
+    def __init__(
+        self,
+        data: str | os.PathLike[str] | None = None,
+        hardware_factory: HardwareFactory | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.data_path = storage_paths.data_dir(data)
+        self.controller: Any = None
+        self.session: Any = None
+        self._init_hardware(hardware_factory)
+        self.first_frame_done = False
+        self.seat_map: dict[int, str] = {}
+        self.season_store_: Any = None
+        self.season_id: str | None = None
+        """The Championship season being looked at or played (its race is ``session``)."""
+        self.draft_flow: Any = None
+        """The Garage draft the Draft screen guides
+        (:class:`~companion.ui.views.draft_flow.DraftFlow`)."""
+
+    # --- start-up -----------------------------------------------------------------------------
+
+    def build(self) -> ScreenManager:
+        register_font()
+        tr.reset()
+        self._load_settings()
+        Window.bind(size=self._resize)
+        self._resize(Window, Window.size)
+        self._load_kv(COMMON_KV)
+        self.sm = ScreenManager(transition=NoTransition())
+        self.show("start")
+        return self.sm
+
+    def on_start(self) -> None:
+        Window.bind(on_flip=self._first_flip)
+
+    def _first_flip(self, *_args: Any) -> None:
+        Window.unbind(on_flip=self._first_flip)
+        self.first_frame_done = True
+        Clock.schedule_once(self._after_first_frame, 0)
+
+    def _after_first_frame(self, _dt: float = 0) -> None:
+        """What the first frame did not need: systemd, the race log, the hardware."""
+        self._notify_systemd()
+        self.log()
+        if self.sm.current == "start":
+            self.sm.current_screen.refresh()
+        self.start_hardware()
+
+    def on_stop(self) -> None:
+        self._stop_hardware()
+        self._close_data()
+        i18n.remove_listener(self._language_changed)
+        tr.reset()
+
+    def _load_kv(self, path: Path) -> None:
+        if path not in self._loaded_kv:
+            Builder.load_file(str(path))
+            self._loaded_kv.add(path)
+
+    # --- screens -----------------------------------------------------------------------------
+
+    def screen(self, name: str) -> Any:
+        """The screen ``name``, imported and built on first use."""
+        if not self.sm.has_screen(name):
+            module_name, class_name = SCREENS[name]
+            self._load_kv(SCREENS_DIR / f"{module_name}.kv")
+            module = importlib.import_module(f"{SCREENS_PACKAGE}.{module_name}")
+            self.sm.add_widget(getattr(module, class_name)(name=name))
+        return self.sm.get_screen(name)
+
+    def show(self, name: str) -> Any:
+        screen = self.screen(name)
+        screen.refresh()
+        self.sm.current = name
+        if self.hw_bridge is not None:
+            self.hw_bridge.mode = {"race": "race", "hwcheck": "check"}.get(name, "idle")
+            self.hw_bridge.update_leds()
+        return screen
+
+    def refresh_all(self) -> None:
+        if hasattr(self, "sm"):
+            for screen in self.sm.screens:
+                screen.refresh()
+
+    # --- races ---------------------------------------------------------------------------------
+
+    def open_session(self, session: Any) -> None:
+        """Make ``session`` the race on the race screen (or its results, if it is over)."""
+        from ..controller import RaceController
+
+        self.session = session
+        self.controller = RaceController(session, on_change=self._race_changed)
+        self.seat_map = self.load_seats(session)
+        if self.hw_bridge is not None:
+            self.hw_bridge.seat_map = self.seat_map
+        self.show("results" if session.state.over else "race")
+
+    def continue_race(self) -> None:
+        """Resume the unfinished race; a season's race through its season (its event and
+        Press Corners checked, ``SeasonStore.open_race``)."""
+        race_id = self.log().unfinished_race()
+        if race_id is None:
+            return
+        link = self.season_of(race_id)
+        if link is not None:
+            self.season_id = link[0]
+            self.open_session(self.season_store().open_race(race_id))
+        else:
+            self.season_id = None
+            self.open_session(self.log().open_race(race_id))
+
+    def _race_changed(self) -> None:
+        if self.controller is None:
+            return
+        if self.controller.state.over and self.sm.current == "race":
+            self.show("results")
+        elif self.sm.current == "race":
+            self.sm.get_screen("race").refresh()
+        if self.hw_bridge is not None:
+            self.hw_bridge.update_leds()
+
+
+def main(args: Namespace | None = None) -> int:
+    """Run the app (``args.data``: optional data folder)."""
+    data = getattr(args, "data", None) if args is not None else None
+    HeatApp(data=data).run()
+    return 0

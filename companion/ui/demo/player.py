@@ -1,0 +1,120 @@
+"""The demo's and the UI tests' fingers: :class:`TablePlayer` presses the app's buttons by
+``test_name``, as a table would, and plays a scripted race (:mod:`.script`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+LEGENDS = 2
+SEED = 20240601
+
+
+class TablePlayer:
+    """Presses the app's buttons by ``test_name``, as fingers on the touchscreen would."""
+
+    def __init__(self, app: Any, pump: Callable[[], None], table: Any = None) -> None:
+        self.app = app
+        self.pump = pump
+        self.table = table
+        """A ``FakeTable``: when set, gears are dialled and Ready pressed on it."""
+
+    def root(self) -> Any:
+        return self.app.sm.current_screen
+
+    def find(self, name: str) -> Any:
+        from ..widgets.lookup import find
+
+        return find(self.root(), name)
+
+    def press(self, name: str, *, touch: bool = True) -> None:
+        """Tap the button ``name``: a real touch when it is on screen, else its release."""
+        widget = self.find(name)
+        if widget.disabled:
+            raise AssertionError(f"button {name!r} is disabled")
+        x, y = widget.to_window(*widget.center)
+        window = self.app.root_window
+        inside = 0 <= x < window.width and 0 <= y < window.height and self._visible(widget)
+        if touch and inside:
+            from kivy.tests.common import UnitTestTouch
+
+            released: list[bool] = []
+
+            def seen(*_args: Any) -> None:
+                released.append(True)
+
+            widget.bind(on_release=seen)
+            tap = UnitTestTouch(x, y)
+            tap.touch_down()
+            tap.touch_up()
+            self.pump()
+            widget.unbind(on_release=seen)
+            if released:
+                return
+        widget.dispatch("on_press")
+        widget.dispatch("on_release")
+        self.pump()
+
+    @staticmethod
+    def _visible(widget: Any) -> bool:
+        """False when a ScrollView clips the widget away."""
+        from kivy.uix.scrollview import ScrollView
+
+        parent = widget.parent
+        wx, wy = widget.to_window(*widget.center)
+        while parent is not None and parent is not parent.parent:
+            if isinstance(parent, ScrollView):
+                px, py = parent.to_window(parent.x, parent.y)
+                if not (px <= wx <= px + parent.width and py <= wy <= py + parent.height):
+                    return False
+            parent = parent.parent
+        return True
+
+    # --- the scripted race ---------------------------------------------------------------------
+
+    def set_up_race(self, names: tuple[str, str] = ("Ana", "Ben")) -> None:
+        """From the start screen: New race, first-race suggestion, two names, two Legends."""
+        self.press("new race")
+        self.press("first race")
+        for index, name in enumerate(names):
+            self.find(f"name {index}").text = name
+        for _ in range(LEGENDS):
+            self.press("legends plus")
+        screen = self.app.sm.current_screen
+        screen.form.seed = SEED
+        screen.refresh()
+        self.pump()
+
+    def step(self) -> str | None:
+        """Press the next button of the script; None when the race is over."""
+        from .script import next_press
+
+        name = next_press(self.app.controller)
+        if name is not None and name.startswith("gear ") and self.table is not None:
+            _gear, car, gear = name.split()
+            seat = next((s for s, c in self.app.seat_map.items() if c == car), None)
+            if seat is not None and seat in self.table.seats:
+                self.table.turn_dial(seat, int(gear))
+                self.table.press_ready(seat)
+                self.app.poll_hardware()
+                self.pump()
+                return name
+        if name is not None:
+            self.press(name)
+        return name
+
+    def play_to_end(self, on_step: Callable[[str], None] | None = None,
+                    limit: int = 2000) -> int:
+        presses = 0
+        while self.app.controller is not None and not self.app.controller.state.over:
+            name = self.step()
+            if name is None:
+                break
+            if self.app.controller.error:
+                raise AssertionError(f"{name}: {self.app.controller.error}")
+            presses += 1
+            if on_step is not None:
+                on_step(name)
+            if presses > limit:
+                raise AssertionError("the scripted race does not finish")
+        return presses

@@ -1,0 +1,78 @@
+"""The Garage draft: the revealed cards (name and symbols in words), whose pick it is, one tap
+to pick. The flow itself is :class:`~companion.ui.views.draft_flow.DraftFlow` (Kivy-free), which the
+New race and Next race screens hand over as ``app.draft_flow``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.uix.gridlayout import GridLayout
+
+from ..widgets.basic import Btn, TLabel
+from .base import BaseScreen
+
+
+class DraftScreen(BaseScreen):
+    @property
+    def flow(self) -> Any:
+        return getattr(App.get_running_app(), "draft_flow", None)
+
+    def tap(self, index: int) -> None:
+        self.flow.pick(index)
+        self.refresh()
+
+    def tap_own(self, index: int) -> None:
+        self.flow.choose_own(index)
+        self.refresh()
+
+    def skip(self) -> None:
+        self.flow.skip_swap()
+        self.refresh()
+
+    def back(self) -> None:
+        App.get_running_app().show(self.flow.back if self.flow else "start")
+
+    def start(self) -> None:
+        self.flow.start()
+
+    def refresh(self) -> None:
+        flow = self.flow
+        if flow is None:
+            return
+        app = App.get_running_app()
+        view = flow.view()
+        self.ids.title.text = view.title
+        self.ids.prompt.text = view.prompt
+        self.ids.error.text = view.error
+        box = self.ids.cards
+        box.clear_widgets()
+        grid = GridLayout(cols=2, spacing=app.fs * 0.3, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for card in view.market:
+            button = Btn(text=card.text, test_name=f"card {card.index}", size_hint_y=None,
+                         height=app.tap * 1.3, font_size=app.fs_small)
+            button.bind(on_release=lambda _b, i=card.index: self.tap(i))
+            grid.add_widget(button)
+        box.add_widget(grid)
+        if view.own:
+            box.add_widget(TLabel(text=flow.name(flow.swap) + ":", color=app.c_accent))
+            own = GridLayout(cols=2, spacing=app.fs * 0.3, size_hint_y=None)
+            own.bind(minimum_height=own.setter("height"))
+            for card in view.own:
+                button = Btn(text=card.text, test_name=f"own {card.index}", size_hint_y=None,
+                             height=app.tap * 1.3, font_size=app.fs_small,
+                             role="selected" if view.selected == card.index else "normal")
+                button.bind(on_release=lambda _b, i=card.index: self.tap_own(i))
+                own.add_widget(button)
+            box.add_widget(own)
+        hands = self.ids.hands
+        hands.clear_widgets()
+        for car, text in view.hands:
+            label = TLabel(text=f"[b]{flow.name(car)}[/b]\n{text}", markup=True,
+                           font_size=app.fs_small)
+            label.test_name = f"hand {car}"
+            hands.add_widget(label)
+        self.ids.skip.disabled = view.mode != "swap"
+        self.ids.skip.opacity = 1 if view.mode == "swap" else 0
+        self.ids.start.disabled = view.mode != "done"

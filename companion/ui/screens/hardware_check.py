@@ -1,0 +1,142 @@
+"""Hardware check: every seat's dial, last input and LED, live; Identify; the hub's health.
+
+Reached from Settings. While it is shown the table's inputs are only displayed, never played
+(:class:`~companion.ui.hardware_bridge.HardwareBridge` mode ``check``): a seat's LED lights for a
+moment after each of its inputs, and Identify blinks it fast for two seconds. With no hardware
+the screen says why (the hardware layer's own reason).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from companion.i18n import _
+
+from ..views.names import car_label
+from ..widgets.basic import Btn, Row, Swatch
+from .base import BaseScreen
+
+
+def led_text(pattern: str) -> str:
+    words = {"off": _("off"), "on": _("on"), "blink": _("blinking"), "fast": _("fast blink")}
+    return words.get(pattern, pattern)
+
+
+class HardwareCheckScreen(BaseScreen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._rows: dict[int, tuple[Any, ...]] = {}
+        self._layout: tuple[object, ...] = ()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        bridge = app.hw_bridge
+        hardware = app.hardware
+        if not app.hardware_ready:
+            self.ids.summary.text = _("Looking for table hardware...")
+        else:
+            self.ids.summary.text = app.hardware_status
+        reason = str(getattr(hardware, "reason", "") or "") if hardware is not None else ""
+        self.ids.reason.text = reason
+        self._hub(bridge, hardware)
+        self.ids.buttons.text = bridge.buttons() if bridge is not None and bridge.buttons \
+            else _("Shared buttons: none pressed yet.")
+        self._seats(app, bridge)
+
+    def _hub(self, bridge: Any, hardware: Any) -> None:
+        hub = getattr(hardware, "hub", None) if hardware is not None else None
+        if hub is None or bridge is None:
+            self.ids.hub.text = _("No serial hub.")
+            self.ids.hub_stats.text = ""
+            return
+        info = bridge.hub
+        online = bool(getattr(hub, "online", info.online))
+        state = _("online") if online else (
+            _("offline: {reason}").format(reason=info.reason) if info.online is False
+            else _("waiting"))
+        self.ids.hub.text = _("Hub {hub} (seats {seats}): {state}").format(
+            hub=info.name or getattr(hub, "name", ""),
+            seats=", ".join(str(s) for s in getattr(hub, "seats", ())) or "-", state=state)
+        stats = getattr(hub, "stats", None)
+        if stats is None:
+            self.ids.hub_stats.text = ""
+            return
+        self.ids.hub_stats.text = _(
+            "{lines} lines, {accepted} accepted, {rejected} rejected, {duplicates} duplicates, "
+            "{gaps} gaps, {lost} presses lost, {connects} connects, {disconnects} disconnects"
+        ).format(lines=stats.lines, accepted=stats.accepted, rejected=stats.rejected,
+                 duplicates=stats.duplicates, gaps=stats.gaps, lost=stats.lost_presses,
+                 connects=stats.connects, disconnects=stats.disconnects)
+
+    def _seats(self, app: Any, bridge: Any) -> None:
+        box = self.ids.seats
+        seats = sorted(bridge.seats) if bridge is not None else []
+        layout = (tuple(seats), app.fs, app.language)
+        if layout != self._layout:
+            self._layout = layout
+            box.clear_widgets()
+            self._rows = {}
+            if not seats:
+                empty = Label(text=_("No seats: the table is touch-only."), font_size=app.fs,
+                              color=app.c_muted, size_hint_y=None, height=app.tap)
+                empty.test_name = "hw no seats"
+                box.add_widget(empty)
+            for seat in seats:
+                self._rows[seat] = self._row(app, bridge, seat)
+                box.add_widget(self._rows[seat][0])
+        for seat, (_line, car, swatch, led, dial, last, _button) in self._rows.items():
+            info = bridge.seats[seat]
+            car.text = self._car(app, seat)
+            led.text = led_text(info.led)
+            swatch.rgba = {"on": app.c_ok, "blink": app.c_accent, "fast": app.c_warn}.get(
+                info.led, app.c_off)
+            dial.text = (_("Gear {gear}").format(gear=info.dial) if info.dial is not None
+                         else _("Gear ?"))
+            last.text = (f"{info.last()} (#{info.events})" if info.last is not None
+                         else _("No input yet."))
+
+    def _row(self, app: Any, bridge: Any, seat: int) -> tuple[Any, ...]:
+        line = Row(size_hint_y=None, height=app.tap, spacing=app.fs * 0.3,
+                   test_name=f"hw seat {seat}")
+        size = app.fs_small
+
+        def cell(hint: float, name: str, **kw: Any) -> Any:
+            label = Label(size_hint_x=hint, font_size=size, color=app.c_fg, shorten=True, **kw)
+            label.test_name = f"hw {name} {seat}"
+            label.bind(size=lambda w, s: setattr(w, "text_size", s))
+            label.halign, label.valign = "left", "middle"
+            line.add_widget(label)
+            return label
+
+        cell(0.12, "seat", text=_("Seat {seat}").format(seat=seat))
+        car = cell(0.15, "car")
+        holder = BoxLayout(size_hint_x=None, width=size * 1.4, padding=(2, (app.tap - size) / 2))
+        swatch = Swatch()
+        swatch.size = (size, size)
+        holder.add_widget(swatch)
+        line.add_widget(holder)
+        led = cell(0.15, "led")
+        dial = cell(0.11, "dial")
+        last = cell(0.3, "last")
+        button = Btn(text=_("Identify"), size_hint_x=0.17, font_size=size,
+                     test_name=f"identify {seat}")
+        button.bind(on_release=lambda _b, s=seat: self.identify(s))
+        line.add_widget(button)
+        return line, car, swatch, led, dial, last, button
+
+    @staticmethod
+    def _car(app: Any, seat: int) -> str:
+        car = app.seat_map.get(seat)
+        if car is None or app.controller is None:
+            return "-"
+        return car_label(app.controller.state, car)
+
+    def identify(self, seat: int) -> None:
+        app = App.get_running_app()
+        if app.hw_bridge is not None:
+            app.hw_bridge.identify(seat)
+            self.refresh()

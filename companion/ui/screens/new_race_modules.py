@@ -1,0 +1,151 @@
+"""The modules part of the New race screen: event, Weather, Road Conditions, Press Corners,
+the mechanics' choice and the Garage, each with what it does in words.
+
+Buttons edit the screen's :class:`~companion.ui.views.modules_form.ModulesForm`; every change
+redraws the section (a handful of widgets, built in a few milliseconds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+
+from companion.i18n import _
+
+from ..views.modules_form import ModulesForm, press_letters, token_corners
+from ..views.words import (
+    deck_label,
+    event_line,
+    event_title,
+    mechanics_choice,
+    road_line,
+    road_name,
+    weather_effect,
+    weather_name,
+)
+from ..widgets.basic import Btn, TLabel
+
+
+def _row(app: Any) -> BoxLayout:
+    return BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.4)
+
+
+def _note(text: str, name: str) -> TLabel:
+    app = App.get_running_app()
+    label = TLabel(text=text, font_size=app.fs_small, color=app.c_muted)
+    label.test_name = name
+    return label
+
+
+class ModulesPanel:
+    """Fills ``box`` from ``form()``; ``changed()`` is called after every edit."""
+
+    def __init__(self, box: Any, form: Callable[[], Any], track: Callable[[], Any],
+                 changed: Callable[[], None]) -> None:
+        self.box = box
+        self.form = form
+        self.track = track
+        self.changed = changed
+
+    @property
+    def modules(self) -> ModulesForm:
+        return self.form().modules  # type: ignore[no-any-return]
+
+    def _do(self, func: Callable[..., None], *args: Any) -> None:
+        func(*args)
+        self.changed()
+
+    def _btn(self, text: str, name: str, func: Callable[..., None], *args: Any,
+             **kw: Any) -> Btn:
+        button = Btn(text=text, test_name=name, **kw)
+        button.bind(on_release=lambda _b: self._do(func, *args))
+        return button
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        box = self.box
+        box.clear_widgets()
+        form, modules, track = self.form(), self.modules, self.track()
+        title = TLabel(text=_("Modules"), font_size=app.fs_big, color=app.c_accent)
+        box.add_widget(title)
+        # Championship event.
+        row = _row(app)
+        row.add_widget(self._btn("<", "event prev", modules.step_event, -1, size_hint_x=None,
+                                 width=app.tap))
+        name = (_("Event: {title}").format(title=event_title(modules.event))
+                if modules.event else _("No event"))
+        row.add_widget(self._btn(name, "event", modules.step_event, 1))
+        row.add_widget(self._btn(">", "event next", modules.step_event, 1, size_hint_x=None,
+                                 width=app.tap))
+        box.add_widget(row)
+        if modules.event:
+            box.add_widget(_note(event_line(modules.event), "event effect"))
+        if modules.mechanics_event:
+            for driver in form.drivers:
+                choice = modules.mechanics_of(driver.colour)
+                text = mechanics_choice(driver.display_name, choice)
+                box.add_widget(self._btn(text, f"mechanics {driver.colour}",
+                                         modules.toggle_mechanics, driver.colour,
+                                         size_hint_y=None, height=app.tap))
+        # Weather.
+        weather = modules.weather_token(form.seed)
+        if weather is None:
+            text = _("Weather: off")
+        elif modules.weather_mode == "drawn":
+            text = _("Weather: drawn ({token})").format(token=weather_name(weather))
+        else:
+            text = _("Weather: {token}").format(token=weather_name(weather))
+        box.add_widget(self._btn(text, "weather", modules.cycle_weather, size_hint_y=None,
+                                 height=app.tap))
+        if weather is not None:
+            box.add_widget(_note(weather_effect(weather), "weather effect"))
+        # Road Conditions.
+        text = {"off": _("Road Conditions: off"),
+                "drawn": _("Road Conditions: drawn (12 tokens, one per corner)"),
+                "set": _("Road Conditions: set per corner")}[modules.road_mode]
+        box.add_widget(self._btn(text, "road", modules.cycle_road_mode, track, form.seed,
+                                 size_hint_y=None, height=app.tap))
+        tokens = modules.road_tokens(track, form.seed)
+        corners = token_corners(track)
+        if modules.road_mode == "set":
+            grid = GridLayout(cols=3, spacing=app.fs * 0.3, size_hint_y=None)
+            grid.bind(minimum_height=grid.setter("height"))
+            for corner in corners:
+                number = track.corner_number(corner)
+                token = tokens.get(corner.line_after)
+                label = _("Corner {n}: {token}").format(
+                    n=number, token=road_name(token) if token else "-")
+                grid.add_widget(self._btn(label, f"road {corner.line_after}",
+                                          modules.cycle_road, corner.line_after,
+                                          size_hint_y=None, height=app.tap,
+                                          font_size=app.fs_small))
+            box.add_widget(grid)
+        lines = [road_line(track.corner_number(c), tokens[c.line_after])
+                 for c in corners if c.line_after in tokens]
+        if lines:
+            box.add_widget(_note("\n".join(lines), "road effects"))
+        # Press Corners.
+        row = _row(app)
+        label = TLabel(text=_("Press Corners:"), size_hint_x=None, width=app.tap * 3)
+        label.size_hint_y = 1
+        row.add_widget(label)
+        for letter in press_letters(track):
+            chosen = letter in modules.press
+            row.add_widget(self._btn(letter, f"press {letter}", modules.toggle_press, letter,
+                                     role="selected" if chosen else "normal"))
+        box.add_widget(row)
+        # Garage.
+        row = _row(app)
+        text = {"off": _("Garage: off"), "draft": _("Garage: draft"),
+                "random": _("Garage: random 3")}[modules.garage]
+        row.add_widget(self._btn(text, "garage", modules.cycle_garage))
+        row.add_widget(self._btn(deck_label(modules.deck), "garage deck", modules.cycle_deck,
+                                 disabled=modules.garage == "off"))
+        box.add_widget(row)
+        if modules.garage == "draft":
+            box.add_widget(_note(_("Start race opens the draft: three rounds, one card each."),
+                                 "garage note"))

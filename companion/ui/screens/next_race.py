@@ -1,0 +1,114 @@
+"""Next race of a season: the race (track, event, Press Corners, Sponsorship cards), the grid,
+the draft order, the Weather and Road Conditions drawn; Draft opens the Garage draft round and
+its Start race starts the race through ``SeasonStore.start_race``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+
+from companion.i18n import _
+
+from ..views.modules_form import token_corners
+from ..views.names import track_title
+from ..views.next_race import NextRace, plan_next_race
+from ..views.words import (
+    deck_label,
+    event_line,
+    mechanics_choice,
+    road_line,
+    weather_effect,
+    weather_name,
+)
+from ..widgets.basic import Btn, TLabel
+from .base import BaseScreen
+
+
+class NextRaceScreen(BaseScreen):
+    plan: NextRace | None = None
+
+    def prepare(self, seed: int | None = None) -> None:
+        app = App.get_running_app()
+        if seed is None:
+            seed = app.race_seed  # fixed by the demo and the UI tests, else drawn
+        self.plan = plan_next_race(app.season_store(), app.season_id, seed)
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        plan = self.plan
+        box = self.ids.info
+        box.clear_widgets()
+        if plan is None:
+            self.ids.title.text = _("No race to start.")
+            self.ids.draft.disabled = True
+            return
+        self.ids.draft.disabled = False
+        names = plan.names()
+        race = plan.race
+        self.ids.title.text = _("Race {n}: {track}").format(n=plan.number,
+                                                            track=track_title(race.track))
+
+        def add(text: str, name: str = "", muted: bool = False) -> None:
+            label = TLabel(text=text, font_size=app.fs_small,
+                           color=app.c_muted if muted else app.c_fg)
+            label.test_name = name
+            box.add_widget(label)
+
+        add(event_line(race.event), "event")
+        add(_("Press Corners: {press}. Each driver draws {cards} Sponsorship card(s).").format(
+            press=", ".join(race.press) or "-", cards=race.sponsors))
+        grid = ", ".join(f"{i}. {names[c]}" for i, c in enumerate(plan.grid, start=1))
+        add(_("Grid: {grid}").format(grid=grid), "grid")
+        order = ", ".join(names[c] for c in plan.picks)
+        add(_("Draft order: {order}. {car} picked first and may then swap one earlier "
+              "Upgrade.").format(order=order, car=names[plan.picks[0]]) if plan.picks else "",
+            "draft order")
+        add(_("Weather: {token}").format(token=weather_name(plan.weather)) + ". "
+            + weather_effect(plan.weather), "weather")
+        road = plan.road
+        add("\n".join(road_line(plan.track.corner_number(c), road[c.line_after])
+                      for c in token_corners(plan.track) if c.line_after in road),
+            "road", muted=True)
+        if plan.mechanics_event:
+            for car in plan.picks:
+                text = mechanics_choice(names[car], plan.mechanics.get(car, 1))
+                button = Btn(text=text, test_name=f"mechanics {car}", size_hint_y=None,
+                             height=app.tap)
+                button.bind(on_release=lambda _b, c=car: self.toggle_mechanics(c))
+                box.add_widget(button)
+        self.ids.deck.text = deck_label(plan.deck)
+
+    def toggle_mechanics(self, car: str) -> None:
+        assert self.plan is not None
+        self.plan.toggle_mechanics(car)
+        self.refresh()
+
+    def cycle_deck(self) -> None:
+        if self.plan is not None:
+            self.plan.cycle_deck()
+            self.refresh()
+
+    def draft(self) -> None:
+        """One Garage draft round for this race, then the race."""
+        from ..views.draft_flow import DraftFlow
+
+        plan = self.plan
+        if plan is None:
+            return
+        app = App.get_running_app()
+        app.draft_flow = DraftFlow(plan.draft(), plan.names(), self.start_race,
+                                   earlier=dict(plan.earlier),
+                                   swap=plan.picks[0] if plan.picks else None,
+                                   back="nextrace")
+        app.show("draft")
+
+    def start_race(self, upgrades: dict[str, tuple[str, ...]]) -> Any:
+        app = App.get_running_app()
+        plan = self.plan
+        assert plan is not None
+        session = app.season_store().start_race(plan.season_id, plan.setup(upgrades))
+        self.plan = None
+        app.season_id = plan.season_id
+        app.open_session(session)
+        return session

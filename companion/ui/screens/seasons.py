@@ -1,0 +1,80 @@
+"""Championship: the stored seasons (with where they are) and the official seasons to start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.i18n import _
+
+from ..views.names import car_name, track_title
+from ..widgets.basic import Btn, TLabel
+from .base import BaseScreen
+
+
+def season_status(summary: Any) -> str:
+    if summary.started == 0:
+        return _("not started")
+    return _("race {n} of {races}").format(n=summary.started, races=summary.races)
+
+
+class SeasonsScreen(BaseScreen):
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        box = self.ids.rows
+        box.clear_widgets()
+        box.add_widget(TLabel(text=_("Your seasons"), font_size=app.fs_big, color=app.c_accent))
+        stored = app.season_store().seasons() if app.has_seasons() else []
+        if not stored:
+            box.add_widget(TLabel(text=_("No season yet."), color=app.c_muted))
+        for summary in stored:
+            season = app.season_store().season(summary.id)
+            over = season.season.over
+            status = _("over") if over else season_status(summary)
+            text = f"{summary.name}  ({status})\n" + ", ".join(
+                f"{line.rank}. {car_name(line.car)} {line.points}"
+                for line in season.season.standings()[:3])
+            self._row(box, text, _("Open"), f"open season {summary.id}",
+                      lambda s=summary.id: self.open(s))
+        box.add_widget(TLabel(text=_("Official seasons"), font_size=app.fs_big,
+                              color=app.c_accent))
+        from companion.championship import SEASONS
+
+        for year, definition in SEASONS.items():
+            tracks = ", ".join(track_title(r.track) for r in definition.races)
+            text = f"{year}: {tracks}"
+            playable = all(r.playable for r in definition.races)
+            if not definition.verified:
+                text += "\n" + _("Unverified data.")
+            for number, race in enumerate(definition.races, start=1):
+                if not race.playable:
+                    text += " " + _("Race {n} ({track}) cannot be played.").format(
+                        n=number, track=track_title(race.track))
+            button = self._row(box, text, _("New season"), f"season {year}",
+                               lambda y=year: self.new(y))
+            button.disabled = not playable
+
+    def _row(self, box: Any, text: str, label: str, name: str, action: Any) -> Btn:
+        app = App.get_running_app()
+        row = BoxLayout(size_hint_y=None, height=app.tap * 1.2, spacing=app.fs * 0.3)
+        info = TLabel(text=text, font_size=app.fs_small)
+        info.size_hint_y = 1
+        row.add_widget(info)
+        button = Btn(text=label, size_hint_x=None, width=app.tap * 2.6, test_name=name)
+        button.bind(on_release=lambda _b: action())
+        row.add_widget(button)
+        box.add_widget(row)
+        return button
+
+    def open(self, season_id: str) -> None:
+        app = App.get_running_app()
+        app.season_id = season_id
+        app.show("standings")
+
+    def new(self, kind: str) -> None:
+        app = App.get_running_app()
+        screen = app.screen("newseason")
+        screen.new_form(kind)
+        app.show("newseason")

@@ -1,0 +1,174 @@
+"""A guided Garage draft (Kivy-free): whose pick it is, the cards revealed, one tap to pick.
+
+Two kinds of draft go through :class:`DraftFlow`:
+
+* a single race's draft, :func:`companion.engine.draft.start_draft` (three rounds of
+  players + 3 cards, rules.md §4.1);
+* a Championship race's draft, :class:`~companion.engine.draft.RoundDraft`: one round of
+  players + 3 cards in the season's pick order (reverse standings, rules.md §3.1), then the
+  first picker may swap one earlier Upgrade for a card left in the market.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.engine import Explanation
+from companion.engine.draft import (
+    RoundDraft,
+    pick,
+    pick_problem,
+    round_pick,
+)
+from companion.i18n import _
+
+from .words import design_card, render
+
+
+@dataclass(frozen=True)
+class CardKey:
+    index: int
+    design: str
+    text: str
+
+
+@dataclass(frozen=True)
+class DraftView:
+    mode: str
+    """``pick``, ``swap`` (the first picker may swap) or ``done``."""
+    title: str
+    prompt: str
+    market: tuple[CardKey, ...]
+    own: tuple[CardKey, ...] = ()
+    """In ``swap`` mode: the first picker's earlier Upgrades."""
+    hands: tuple[tuple[str, str], ...] = ()
+    """(car, its cards in words) for every driver."""
+    error: str = ""
+    selected: int | None = None
+
+
+@dataclass
+class DraftFlow:
+    draft: Any
+    """A ``Draft`` (single race) or a :class:`RoundDraft` (championship)."""
+    names: Mapping[str, str]
+    finish: Callable[[dict[str, tuple[str, ...]]], None]
+    """Called with every driver's cards when the table presses Start race."""
+    earlier: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Championship: each driver's Upgrades from the earlier races."""
+    swap: str | None = None
+    """Championship: the driver who may swap once the round is over."""
+    swapped: bool = False
+    selected: int | None = None
+    """The earlier Upgrade chosen to swap (index into ``earlier[swap]``)."""
+    error: Any = None
+    back: str = "start"
+    """The screen Back returns to."""
+
+    # --- inputs --------------------------------------------------------------------------------
+
+    def pick(self, index: int) -> None:
+        """The driver whose pick it is takes the ``index``-th card of the market; in the swap
+        step, the chosen earlier Upgrade is swapped for it."""
+        self.error = None
+        market = self.draft.market
+        if self.mode == "swap":
+            if self.selected is None:
+                self.error = _("First tap the card of yours to give back.")
+                return
+            self._swap(market[index])
+            return
+        if not 0 <= index < len(market):
+            return
+        driver, design = self.draft.to_pick, market[index]
+        problem = pick_problem(self.draft, driver or "-", design)
+        if problem is not None:
+            self.error = problem
+            return
+        if isinstance(self.draft, RoundDraft):
+            self.draft = round_pick(self.draft, driver, design)
+        else:
+            self.draft = pick(self.draft, driver, design)
+
+    def pick_as(self, driver: str, index: int) -> None:
+        """A pick claimed by ``driver`` (refused unless it is that driver's pick)."""
+        problem = pick_problem(self.draft, driver, self.draft.market[index])
+        if problem is not None:
+            self.error = problem
+            return
+        self.pick(index)
+
+    def choose_own(self, index: int) -> None:
+        self.selected = index
+        self.error = None
+
+    def skip_swap(self) -> None:
+        self.swapped = True
+        self.selected = None
+
+    def _swap(self, design: str) -> None:
+        assert self.swap is not None and self.selected is not None
+        cards = list(self.earlier[self.swap])
+        given = cards[self.selected]
+        cards[self.selected] = design
+        self.earlier[self.swap] = tuple(cards)
+        market = list(self.draft.market)
+        market.remove(design)
+        market.append(given)
+        self.draft = replace(self.draft, market=tuple(market))
+        self.swapped = True
+        self.selected = None
+
+    def cards(self) -> dict[str, tuple[str, ...]]:
+        """Every driver's Upgrades: earlier ones (championship) and those drafted."""
+        return {d: (*self.earlier.get(d, ()), *self.draft.upgrades(d))
+                for d in self.draft.drivers}
+
+    def start(self) -> None:
+        if self.mode == "done":
+            self.finish(self.cards())
+
+    # --- what to show --------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        if not self.draft.done:
+            return "pick"
+        if self.swap is not None and not self.swapped and self.earlier.get(self.swap) \
+                and self.draft.market:
+            return "swap"
+        return "done"
+
+    def name(self, car: str) -> str:
+        return self.names.get(car, car)
+
+    def view(self) -> DraftView:
+        draft = self.draft
+        mode = self.mode
+        market = tuple(CardKey(i, d, design_card(d)) for i, d in enumerate(draft.market))
+        hands = tuple((d, "\n".join(design_card(c) for c in self.cards()[d]) or "-")
+                      for d in draft.drivers)
+        error = self.error or ""
+        if self.error is not None and not isinstance(self.error, str):
+            params = {k: self.name(v) if k == "driver" and isinstance(v, str) else v
+                      for k, v in self.error.params.items()}
+            error = render(Explanation(self.error.template, params))
+        if mode == "pick":
+            title = _("Garage draft, round {round}").format(round=draft.round)
+            order = ", ".join(self.name(d) for d in draft.order)
+            prompt = _("{car}: pick a card (order: {order}).").format(
+                car=self.name(draft.to_pick), order=order)
+            return DraftView(mode, title, prompt, market, hands=hands, error=error)
+        if mode == "swap":
+            assert self.swap is not None
+            own = tuple(CardKey(i, d, design_card(d))
+                        for i, d in enumerate(self.earlier[self.swap]))
+            prompt = _("{car} picked first: swap one earlier Upgrade for a card left, or "
+                       "skip.").format(car=self.name(self.swap))
+            return DraftView(mode, _("Garage draft: swap"), prompt, market, own=own,
+                             hands=hands, error=error, selected=self.selected)
+        return DraftView(mode, _("Garage draft: done"),
+                         _("Every driver has their cards: start the race."), (), hands=hands,
+                         error=error)

@@ -1,0 +1,247 @@
+"""The card keypads of the race screen (Kivy-free): the cards a car reveals, typed key by key,
+and what the keypads show and ask (:func:`reveal_view`, :func:`boost_view`).
+
+The keys typed are kept as a list and the entry is read from them, so "back" simply forgets the
+last key (a flipped card before its Stress card, a "+" flip before its upgrade card). Keys:
+
+* ``0``-``5``: a Basic card (0 and 5 only with the Starting Upgrades, i.e. without a Garage);
+* ``stress``: a Stress card, then the Basic card flipped for it;
+* ``up:<design>``: a Garage upgrade or Sponsorship card (``companion.engine.garage``); a card
+  with a choice then asks its value, and each "+" the Basic card flipped for it;
+* after Move, when the engine cannot pay a card's Heat, the Basic card flipped for each such
+  card (it resolves as a Stress card; ``Reveal.unpaid``).
+
+The keys a car may not use are shown disabled.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine import STRESS, Boost, CarState, RaceState, Reveal, Upgrade, validate
+from companion.engine.garage import DESIGNS
+from companion.i18n import _
+
+from .race_view import RaceView
+from .words import design_name
+
+CARD_KEYS: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
+BASIC_KEYS: tuple[int, ...] = (1, 2, 3, 4)
+UNPAID_TEMPLATE = ("The engine cannot pay for {count} upgrade card(s): give a flipped Basic card "
+                   "for each (they resolve as Stress), not {given}.")
+"""The engine's rejection that asks for ``unpaid`` flips (``checks._validate_reveal``)."""
+SPONSOR_DESIGNS: tuple[str, ...] = tuple(d.id for d in DESIGNS.values() if d.sponsor)
+
+
+@dataclass
+class UpCard:
+    design: str
+    value: int | None = None
+    plus: list[int] = field(default_factory=list)
+
+    def card(self) -> Upgrade:
+        return Upgrade(self.design, self.value, tuple(self.plus))
+
+    def text(self) -> str:
+        name = design_name(self.design)
+        design = DESIGNS[self.design]
+        if design.choice:
+            name += "=" + (str(self.value) if self.value is not None else "?")
+        if design.plus:
+            flips = [str(v) for v in self.plus] + ["?"] * (design.plus - len(self.plus))
+            name += " (+" + ",".join(flips) + ")"
+        return name
+
+
+@dataclass
+class Parsed:
+    cards: list[int | str | UpCard]
+    flips: list[int]
+    pending: str | None = None
+    """``flip`` (a Stress card's), ``value`` (a card's choice), ``plus`` (a "+" flip)."""
+    design: str | None = None
+    """The upgrade card waiting for its value or "+" flips."""
+
+    def reveal_cards(self) -> tuple[int | str | Upgrade, ...]:
+        return tuple(c.card() if isinstance(c, UpCard) else c for c in self.cards)
+
+
+@dataclass
+class Entry:
+    keys: list[str] = field(default_factory=list)
+    boosting: bool = False
+    unpaid_needed: int = 0
+    unpaid: list[int] = field(default_factory=list)
+
+    def clear(self) -> None:
+        self.keys.clear()
+        self.unpaid.clear()
+        self.unpaid_needed = 0
+        self.boosting = False
+
+    def parse(self) -> Parsed:
+        out = Parsed([], [])
+        for key in self.keys:
+            card = out.cards[-1] if out.cards else None
+            if out.pending == "flip":
+                out.flips.append(int(key))
+                out.pending = None
+            elif out.pending == "value" and isinstance(card, UpCard):
+                card.value = int(key)
+                out.pending = "plus" if DESIGNS[card.design].plus else None
+            elif out.pending == "plus" and isinstance(card, UpCard):
+                card.plus.append(int(key))
+                if len(card.plus) == DESIGNS[card.design].plus:
+                    out.pending = None
+            elif key == STRESS:
+                out.cards.append(STRESS)
+                out.pending = "flip"
+            elif key.startswith("up:"):
+                design = DESIGNS[key[3:]]
+                out.cards.append(UpCard(design.id))
+                out.pending = "value" if design.choice else ("plus" if design.plus else None)
+            else:
+                out.cards.append(int(key))
+            out.design = out.cards[-1].design if out.pending in ("value", "plus") and isinstance(
+                out.cards[-1], UpCard) else None
+        return out
+
+    @property
+    def flip_pending(self) -> bool:
+        return self.parse().pending is not None
+
+    def allowed(self, key: str, car: CarState) -> bool:
+        """May ``key`` be typed now (the keypad's own limits; the engine judges the play)?"""
+        parsed = self.parse()
+        if self.unpaid_needed:
+            return key.isdigit() and int(key) in BASIC_KEYS and (
+                len(self.unpaid) < self.unpaid_needed)
+        if parsed.pending == "value":
+            return key.isdigit() and int(key) in DESIGNS[parsed.design or ""].speeds
+        if parsed.pending in ("flip", "plus"):
+            return key.isdigit() and int(key) in BASIC_KEYS
+        if len(parsed.cards) >= car.gear:
+            return False
+        if key == STRESS:
+            return True
+        if key.startswith("up:"):
+            return dict(upgrade_keys(car, parsed)).get(key[3:], False)
+        values = BASIC_KEYS if car.upgrades else CARD_KEYS
+        return key.isdigit() and int(key) in values
+
+    def press(self, key: str, car: CarState) -> None:
+        if key == "back":
+            self.back()
+        elif self.allowed(key, car):
+            if self.unpaid_needed:
+                self.unpaid.append(int(key))
+            else:
+                self.keys.append(key)
+
+    def back(self) -> None:
+        if self.unpaid_needed:
+            if self.unpaid:
+                self.unpaid.pop()
+            else:
+                self.unpaid_needed = 0
+        elif self.keys:
+            self.keys.pop()
+
+    def reveal(self, car: str) -> Reveal:
+        parsed = self.parse()
+        return Reveal(car, parsed.reveal_cards(), tuple(parsed.flips), tuple(self.unpaid))
+
+    def text(self) -> str:
+        parsed = self.parse()
+        shown = []
+        flips = iter(parsed.flips)
+        for card in parsed.cards:
+            if card == STRESS:
+                flip = next(flips, None)
+                shown.append(f"{_('Stress')}={flip}" if flip is not None else _("Stress") + "=?")
+            elif isinstance(card, UpCard):
+                shown.append(card.text())
+            else:
+                shown.append(str(card))
+        if self.unpaid_needed:
+            flips_text = [str(v) for v in self.unpaid]
+            flips_text += ["?"] * (self.unpaid_needed - len(self.unpaid))
+            shown.append(_("unpaid: {flips}").format(flips=",".join(flips_text)))
+        return "  ".join(shown)
+
+
+def upgrade_keys(car: CarState, parsed: Parsed | None = None) -> list[tuple[str, bool]]:
+    """``(design, enabled)`` for the car's upgrade cards and, when it holds Sponsorship cards,
+    each Sponsorship card design; disabled once every copy is on the keypad."""
+    typed = Counter(c.design for c in (parsed.cards if parsed else []) if isinstance(c, UpCard))
+    owned = Counter(d for d in car.upgrades if not DESIGNS[d].heat_card)
+    keys = [(design, typed[design] < count) for design, count in owned.items()]
+    if car.sponsor_cards > 0:
+        used = sum(typed[d] for d in SPONSOR_DESIGNS)
+        keys += [(design, used < car.sponsor_cards) for design in SPONSOR_DESIGNS]
+    return keys
+
+
+# --- what the keypads show --------------------------------------------------------------------
+
+
+def reveal_view(state: RaceState, entry: Entry, status: str, name: str,
+                common: dict[str, Any]) -> RaceView:
+    """Step 3: the cards revealed (and the Basic cards flipped for Stress, values, "+"s and
+    Heat the engine cannot pay)."""
+    car = state.car(state.current_car or "")
+    gear = car.gear
+    parsed = entry.parse()
+    text = entry.text()
+    back = ("back", "<", True)
+    if entry.unpaid_needed:
+        keys = tuple((str(v), str(v), entry.allowed(str(v), car)) for v in BASIC_KEYS)
+        return RaceView(
+            "unpaid", status,
+            _("The engine cannot pay the Heat of {count} card(s): flip a Basic card for "
+              "each and enter it (it counts as a Stress card).").format(
+                count=entry.unpaid_needed),
+            entry=text, keys=(*keys, back),
+            can_confirm=len(entry.unpaid) == entry.unpaid_needed, **common)
+    if parsed.pending == "flip":
+        keys = tuple((str(v), str(v), True) for v in BASIC_KEYS) + (back,)
+        return RaceView(
+            "flip", status,
+            _("Stress card: flip Basic cards until one shows, enter its value."),
+            entry=text, keys=keys, **common)
+    if parsed.pending == "value":
+        design = parsed.design or ""
+        keys = tuple((str(v), str(v), True) for v in DESIGNS[design].speeds) + (back,)
+        return RaceView("value", status, _("{card}: which value is played?").format(
+            card=design_name(design)), entry=text, keys=keys, **common)
+    if parsed.pending == "plus":
+        keys = tuple((str(v), str(v), True) for v in BASIC_KEYS) + (back,)
+        return RaceView(
+            "plus", status,
+            _("{card}: flip a Basic card for its \"+\" and enter its value.").format(
+                card=design_name(parsed.design or "")), entry=text, keys=keys, **common)
+    room = len(parsed.cards) < gear
+    values = BASIC_KEYS if car.upgrades else CARD_KEYS
+    typed: list[tuple[str, str, bool]] = [(str(v), str(v), room) for v in values]
+    typed.append(("stress", _("Stress"), room))
+    typed += [(f"up:{design}", design_name(design), room and enabled)
+              for design, enabled in upgrade_keys(car, parsed)]
+    typed.append(("back", "<", bool(entry.keys)))
+    return RaceView(
+        "reveal", status,
+        _("{car} is in gear {gear}: enter the {gear} cards revealed.").format(
+            car=name, gear=gear),
+        entry=text, keys=tuple(typed), can_confirm=len(parsed.cards) == gear, **common)
+
+
+def boost_view(state: RaceState, current: str, status: str, name: str,
+               common: dict[str, Any]) -> RaceView:
+    """The Boost keypad: the Basic card flipped for it."""
+    keys = tuple(
+        (str(v), str(v), validate(state, Boost(current, v)) is None) for v in BASIC_KEYS
+    )
+    return RaceView("boost", status,
+                    _("{car} boosts: flip a Basic card and enter it.").format(car=name),
+                    keys=keys, **common)

@@ -1,0 +1,73 @@
+"""What the table calls cars and tracks, in the player's language (Kivy-free, and light: the
+first screen uses it before the engine is loaded).
+
+A car is its colour (``"red"``), shown as its driver's name, as "Legend Black" for a Legend, or
+as its colour's name; a track is shown by its name in the current language.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.i18n import N_, _
+
+if TYPE_CHECKING:
+    from companion.engine import RaceState
+
+CAR_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black", "grey")
+"""The six car colours (the same six as the Legends mat), in the order the app offers them."""
+
+COLOUR_NAMES: dict[str, str] = {
+    "red": N_("Red"), "blue": N_("Blue"), "green": N_("Green"), "yellow": N_("Yellow"),
+    "black": N_("Black"), "grey": N_("Grey"),
+}
+COLOUR_RGB: dict[str, tuple[float, float, float]] = {
+    "red": (0.86, 0.16, 0.16), "blue": (0.16, 0.42, 0.90), "green": (0.14, 0.65, 0.30),
+    "yellow": (0.96, 0.80, 0.10), "black": (0.12, 0.12, 0.12), "grey": (0.62, 0.62, 0.66),
+}
+"""Marker colours (RGB 0-1) for the map, the order list and the charts."""
+
+UNBUNDLED_TRACKS: dict[str, str] = {"germany": N_("Germany")}
+"""Tracks a season names that the app does not bundle (1966 race 2)."""
+
+
+def colour_name(colour: str) -> str:
+    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
+
+
+def legend_name(colour: str) -> str:
+    """"Legend Black"."""
+    return _("Legend {colour}").format(colour=colour_name(colour))
+
+
+def car_label(state: RaceState | None, car_id: str) -> str:
+    """A driver's name, or "Legend Black" for a Legend, or the colour name."""
+    if state is not None and car_id in state.index:
+        car = state.car(car_id)
+        if car.legend:
+            return legend_name(car_id)
+        if car.name and car.name != car_id:
+            return car.name
+    return colour_name(car_id)
+
+
+def car_name(car: Any) -> str:
+    """A season's car (a ``CarEntry``) as the table knows it: the driver's name, or "Legend
+    Black"."""
+    if car.legend:
+        return legend_name(car.id)
+    return str(car.name or colour_name(car.id))
+
+
+def track_title(track_id: str) -> str:
+    """A track's name in the current language (else the id, for an inline or unknown track)."""
+    from companion import i18n
+
+    if track_id in UNBUNDLED_TRACKS:
+        return _(UNBUNDLED_TRACKS[track_id])
+    try:
+        import tracks
+
+        return tracks.load_track_info(track_id).display_name(i18n.language())
+    except Exception:  # an inline or unknown track
+        return track_id

@@ -1,0 +1,114 @@
+"""What the race screen shows (Kivy-free): the view records and the race order.
+
+:class:`RaceView` is what :meth:`~companion.ui.controller.RaceController.view` returns; the
+prompts that fill it live in :mod:`.race_prompts` (round and turn) and :mod:`.keypad` (the card
+keypads).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.engine import RaceState
+
+from .names import car_label
+
+__all__ = ["GearRow", "OrderRow", "RaceView", "ReactButton", "order_rows", "standings",
+           "uses_sponsors"]
+
+
+@dataclass(frozen=True)
+class GearRow:
+    car: str
+    name: str
+    gear: int
+    """The gear the car is in now."""
+    planned: int | None
+    """The gear picked this round (ready), or None."""
+    clogged: bool
+    allowed: tuple[bool, bool, bool, bool]
+    can_clog: bool
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    car: str
+    name: str
+    position: int
+    legend: bool
+    lap: int
+    gear: int
+    engine: int
+    heat: int
+    stress_taken: int
+    finished_place: int | None
+    current: bool
+    sponsors: int = 0
+    """Sponsorship cards earned this race (races with modules)."""
+    eliminated: bool = False
+
+
+@dataclass(frozen=True)
+class ReactButton:
+    key: str
+    """``adrenaline``, ``direct:<design>`` (a Gas Pedal card from hand), ``cooldown:N``,
+    ``boost``, ``accelerate``, ``slipstream``,
+    ``slipstream:N`` (with N optional spaces of the cards) or ``end``."""
+    label: str
+
+
+@dataclass(frozen=True)
+class RaceView:
+    mode: str
+    """``gears``, ``turn_gear`` (tournament: the current car's gear), ``reveal``, ``flip``,
+    ``value`` (a card's chosen value), ``plus`` (a "+" flip), ``unpaid`` (flips for cards whose
+    Heat the engine cannot pay), ``react``, ``boost``, ``legend_card``, ``run_round`` or
+    ``over``."""
+    status: str
+    prompt: str
+    current: str | None
+    gear_rows: tuple[GearRow, ...] = ()
+    entry: str = ""
+    keys: tuple[tuple[str, str, bool], ...] = ()
+    """Keypad keys as ``(key, label, enabled)``; key is a digit, ``stress``, ``back``."""
+    can_confirm: bool = False
+    react: tuple[ReactButton, ...] = ()
+    order: tuple[OrderRow, ...] = ()
+    messages: tuple[str, ...] = ()
+    error: str = ""
+    can_undo: bool = False
+    can_redo: bool = False
+    sponsors: bool = False
+    """Show the Sponsorship column and eliminated cars (the race uses modules that award or
+    eliminate)."""
+    tournament: bool = False
+
+
+def standings(state: RaceState) -> list[str]:
+    """Every car by position: finished cars by place, then the race order."""
+    finished = [car for car, _place, _round in state.results]
+    racing = [c for c in state.order if c not in finished]
+    rest = [c.id for c in state.cars if c.id not in finished and c.id not in racing]
+    return finished + racing + rest
+
+
+def order_rows(state: RaceState) -> tuple[OrderRow, ...]:
+    rows = []
+    current = state.current_car
+    for position, car_id in enumerate(standings(state), start=1):
+        car = state.car(car_id)
+        rows.append(OrderRow(
+            car=car_id, name=car_label(state, car_id), position=position, legend=car.legend,
+            lap=max(0, min(state.laps, state.track.lap_of(car.distance))), gear=car.gear,
+            engine=car.engine, heat=car.heat, stress_taken=car.stress_taken,
+            finished_place=car.finished_place, current=car_id == current,
+            sponsors=car.sponsors, eliminated=car.eliminated,
+        ))
+    return tuple(rows)
+
+
+def uses_sponsors(state: RaceState) -> bool:
+    """True when the race can award Sponsorship cards or eliminate cars (modules)."""
+    modules = state.modules
+    return bool(modules.event or modules.press_corners) or any(
+        c.sponsors or c.eliminated for c in state.cars)

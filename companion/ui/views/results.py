@@ -1,0 +1,79 @@
+"""Results and the lap chart of a race (Kivy-free).
+
+The lap chart is the position of every car after every round. It is computed by replaying the
+session's exported race file (``companion.racefile``) through the engine and taking the
+standings at each round end, so it is exactly what the log says happened.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion import racefile
+from companion.engine import RaceState, start_race
+
+from .race_view import standings
+
+
+@dataclass(frozen=True)
+class LapChart:
+    cars: tuple[str, ...]
+    """Every car, in finishing order (then the order of the last round)."""
+    positions: Mapping[str, tuple[int, ...]]
+    """Car -> its position (1 = leading) on the grid and after each round."""
+
+    @property
+    def rounds(self) -> int:
+        return max((len(p) for p in self.positions.values()), default=1) - 1
+
+
+def lap_chart(race_doc: Mapping[str, Any]) -> tuple[LapChart, RaceState]:
+    """The lap chart of a ``heat-race/1`` document, and the final state of its replay."""
+    race = racefile.parse(dict(race_doc))
+    state = start_race(race.setup).state
+    history: list[list[str]] = [standings(state)]
+    for state in racefile.replay(race):
+        history.append(standings(state))
+    final = history[-1]
+    positions = {
+        car: tuple(snapshot.index(car) + 1 for snapshot in history) for car in final
+    }
+    return LapChart(cars=tuple(final), positions=positions), state
+
+
+def results_document(race_id: str, state: RaceState, chart: LapChart) -> dict[str, Any]:
+    """The results saved with the race (``<data>/results/<race>.json``)."""
+    return {
+        "format": "heat-results/1",
+        "race": race_id,
+        "track": state.track.id,
+        "laps": state.laps,
+        "rounds": state.round,
+        "results": [
+            {"place": place, "car": car, "name": state.car(car).name,
+             "legend": state.car(car).legend, "round": rnd}
+            for car, place, rnd in state.results
+        ],
+        "lap_chart": {car: list(chart.positions[car]) for car in chart.cars},
+        "eliminated": [c.id for c in state.cars if c.eliminated],
+        "sponsors": {c.id: c.sponsors for c in state.cars if not c.legend},
+    }
+
+
+def results_paths(data_dir: Path, race_id: str) -> tuple[Path, Path]:
+    """Where the results JSON and the lap-chart PNG of a race are kept."""
+    folder = data_dir / "results"
+    return folder / f"{race_id}.json", folder / f"{race_id}-lap-chart.png"
+
+
+def save_results(data_dir: Path, race_id: str, document: Mapping[str, Any]) -> Path:
+    path, _png = results_paths(data_dir, race_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(path)
+    return path

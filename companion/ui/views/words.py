@@ -1,0 +1,264 @@
+"""The engine's explanations, and the advanced modules and Garage cards, in the player's
+language (Kivy-free).
+
+The engine's explanations carry English templates (the msgids) and raw parameters such as car
+ids (``"red"``), spots (``"Race Line"``) and step names (``"reveal cards"``). :func:`render`
+translates the template *and* those parameter values, and shows cars by their drivers' names
+(:mod:`.names`).
+
+The engine keeps events, Weather and Road Condition tokens and card designs as data; the table
+needs to read what each one does. Every sentence here is a msgid (``N_``) translated where it is
+shown. Sources: rules.md §3.3 (events), §5 (Weather, Road Conditions), §4.1-4.2 (card symbols).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from companion.engine.modules import EVENTS, Road, Weather
+from companion.i18n import N_, _
+
+from .names import car_label, track_title
+
+if TYPE_CHECKING:
+    from companion.engine import Explanation, RaceState
+
+# --- the engine's explanations ---------------------------------------------------------------
+
+PARAM_WORDS: dict[str, str] = {
+    "Race Line": N_("Race Line"),
+    "outside": N_("outside"),
+    "accelerate": N_("accelerate"),
+    "play a card directly": N_("play a card directly"),
+    "reveal a gear": N_("reveal a gear"),
+    "reveal cards": N_("reveal cards"),
+    "take Adrenaline": N_("take Adrenaline"),
+    "cool down": N_("cool down"),
+    "boost": N_("boost"),
+    "slipstream": N_("slipstream"),
+    "end the turn": N_("end the turn"),
+    "Stress": N_("Stress"),
+    "stress": N_("Stress"),
+}
+"""Parameter values the engine passes in English; translated before they are filled in.
+``tests/ui/test_i18n.py`` scans ``companion/engine`` for every English literal that reaches an
+explanation's parameters and fails when one is missing here (or from the catalogs)."""
+
+PARAM_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = ()
+"""Parameter values the engine builds with an f-string: the whole value must match; the
+named groups fill the translated template."""
+
+_CAR_PARAMS = ("car", "other", "current", "driver")
+
+
+def param_text(value: str) -> str:
+    """An English parameter word of the engine in the current language (else unchanged)."""
+    if value in PARAM_WORDS:
+        return _(PARAM_WORDS[value])
+    for pattern, template in PARAM_PATTERNS:
+        match = pattern.fullmatch(value)
+        if match is not None:
+            return _(template).format(**match.groupdict())
+    return value
+
+
+def render(explanation: Explanation, state: RaceState | None = None) -> str:
+    """The explanation as one translated sentence, cars named as the table knows them."""
+    params: dict[str, str | int] = {}
+    for key, value in explanation.params.items():
+        if key in _CAR_PARAMS and isinstance(value, str) and value != "-":
+            params[key] = car_label(state, value)
+        elif key == "event" and isinstance(value, str):
+            params[key] = event_title(value)
+        elif key == "design" and isinstance(value, str):
+            params[key] = design_name(value)
+        elif key == "track" and isinstance(value, str):
+            params[key] = track_title(value)
+        elif isinstance(value, str):
+            params[key] = param_text(value)
+        else:
+            params[key] = value
+    template = _(explanation.template)
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):  # a broken translation must not hide the fact
+        return explanation.template.format(**params)
+
+
+# --- Championship events ----------------------------------------------------------------------
+
+EVENT_EFFECTS: dict[str, str] = {
+    "new-grandstand": N_("The first 3 cars to complete lap 1 gain a Sponsorship card."),
+    "new-speed-record": N_("Each time your Speed reaches 15 or more, gain a Sponsorship card."),
+    "drivers-strike": N_("The race is 1 lap shorter; the winner gets +2 championship points."),
+    "engine-restrictions-lifted": N_("+1 Heat in every engine."),
+    "record-crowds": N_("The race is 1 lap longer; hand size 8."),
+    "corruption": N_("The top 3 finishers get +1 championship point each."),
+    "new-title-sponsor": N_("No special rule."),
+    "live-television": N_("Pass 3 cars in one turn: gain a Sponsorship card."),
+    "safety-regulations": N_("-2 Heat in the engine, -1 Stress, hand size 6."),
+    "title-sponsor-withdraws": N_("+1 Stress in every deck; a spin-out eliminates the car "
+                                  "(0 points)."),
+    "going-global": N_("2 Sponsorship cards instead of 1 at Press Corners."),
+    "turbulent-winds": N_("Slipstream only in gear 3 or 4."),
+    "chicanes-for-safety": N_("You may discard Heat at step 8 (table only)."),
+    "sudden-heavy-rain": N_("No Adrenaline."),
+    "hold-on-tight": N_("At most 1 card discarded per turn (table only)."),
+    "smile-and-wave": N_("At Press Corners, a Sponsorship card only when slower than the "
+                         "limit."),
+    "tunnel-vision": N_("You may discard Stress at step 8 (table only)."),
+    "pressure-cooker": N_("The race is 1 lap longer; each lap completed removes 1 Heat from "
+                          "the game."),
+    "tight-maneuvers": N_("Slipstream -1."),
+    "smooth-start": N_("Before the race, put all Stress into your discard pile (table only)."),
+    "crowd-goes-wild": N_("The first 2 cars across Corner Line B on each lap gain a "
+                          "Sponsorship card."),
+    "consulting-mechanics": N_("Each driver chooses +1 Heat and +1 Stress, or -1 Heat and -1 "
+                               "Stress."),
+}
+
+
+def event_title(event_id: str) -> str:
+    """A Championship event card's title in the current language (else the id)."""
+    event = EVENTS.get(event_id)
+    return _(event.title) if event is not None else event_id
+
+
+def event_effect(event_id: str | None) -> str:
+    if event_id is None:
+        return ""
+    return _(EVENT_EFFECTS[event_id]) if event_id in EVENT_EFFECTS else event_id
+
+
+def event_line(event_id: str | None) -> str:
+    """"Title: effect", or "No event"."""
+    if event_id is None or event_id not in EVENTS:
+        return _("No event")
+    return _("{title}: {effect}").format(title=_(EVENTS[event_id].title),
+                                         effect=event_effect(event_id))
+
+
+# --- Weather and Road Conditions -------------------------------------------------------------
+
+WEATHER_NAMES: dict[Weather, str] = {
+    Weather.CLOUD: N_("Cloud"), Weather.FOG: N_("Fog"), Weather.STORM: N_("Storm"),
+    Weather.SNOW: N_("Snow"), Weather.RAIN: N_("Rain"), Weather.SUN: N_("Sun"),
+}
+WEATHER_START: dict[Weather, str] = {
+    Weather.CLOUD: N_("Start: remove 1 Stress from your deck."),
+    Weather.FOG: N_("Start: +1 Heat in your engine."),
+    Weather.STORM: N_("Start: shuffle 1 more Stress into your deck."),
+    Weather.SNOW: N_("Start: remove 1 Heat from your engine."),
+    Weather.RAIN: N_("Start: shuffle 3 Heat from your engine into your deck."),
+    Weather.SUN: N_("Start: put 3 Heat from your engine into your discard pile."),
+}
+WEATHER_SECTOR: dict[Weather, str] = {
+    Weather.CLOUD: N_("Weather sectors: no Cooldown."),
+    Weather.FOG: N_("Weather sectors: no slipstream may start there."),
+    Weather.STORM: N_("Weather sectors: slipstream +2."),
+    Weather.SNOW: N_("Weather sectors: +1 Cooldown."),
+    Weather.RAIN: N_("Weather sectors: +1 Cooldown."),
+    Weather.SUN: N_("Weather sectors: slipstream +2."),
+}
+ROAD_NAMES: dict[Road, str] = {
+    Road.LIMIT_PLUS: N_("Limit +1"), Road.LIMIT_MINUS: N_("Limit -1"),
+    Road.OVERHEAT: N_("Overheat"), Road.WEATHER: N_("Weather"),
+    Road.FREE_BOOST: N_("Free Boost"), Road.SLIPSTREAM_PLUS: N_("Slipstream +1"),
+}
+ROAD_EFFECTS: dict[Road, str] = {
+    Road.LIMIT_PLUS: N_("the corner's speed limit is 1 higher."),
+    Road.LIMIT_MINUS: N_("the corner's speed limit is 1 lower."),
+    Road.OVERHEAT: N_("over the limit, pay 1 more Heat."),
+    Road.WEATHER: N_("the sector after it has the Weather token's sector effect."),
+    Road.FREE_BOOST: N_("in the sector after it, Boost costs no Heat."),
+    Road.SLIPSTREAM_PLUS: N_("in the sector after it, slipstream +1."),
+}
+
+
+def weather_name(weather: Weather) -> str:
+    return _(WEATHER_NAMES[weather])
+
+
+def weather_effect(weather: Weather) -> str:
+    return f"{_(WEATHER_START[weather])} {_(WEATHER_SECTOR[weather])}"
+
+
+def road_name(token: Road) -> str:
+    return _(ROAD_NAMES[token])
+
+
+def road_line(corner_no: int, token: Road) -> str:
+    return _("Corner {n}: {token}: {effect}").format(
+        n=corner_no, token=road_name(token), effect=_(ROAD_EFFECTS[token]))
+
+
+# --- Garage and Sponsorship cards ------------------------------------------------------------
+
+
+def design_name(design_id: str) -> str:
+    """A Garage/Sponsorship card design as the table sees it: its family, translated, and its
+    speed(s), e.g. "Brakes 1/3" (else the id)."""
+    try:
+        from companion.engine.garage import DESIGNS
+    except ImportError:  # an engine without the Garage module
+        return design_id
+    design = DESIGNS.get(design_id)
+    if design is None:
+        return design_id
+    speeds = "/".join(str(v) for v in design.speeds)
+    return f"{_(design.family)} {speeds}".strip()
+
+
+def design_symbols(design_id: str) -> str:
+    """A card's speed and symbols in words: "Speed 1 or 3 · Heat 1 · Cooldown 2"."""
+    from companion.engine.garage import DESIGNS
+
+    design = DESIGNS.get(design_id)
+    if design is None:
+        return design_id
+    if design.heat_card:
+        return _("A Heat card: never played.")
+    parts: list[str] = []
+    if design.choice:
+        parts.append(_("Speed {values} (choose)").format(
+            values="/".join(str(v) for v in design.speeds)))
+    else:
+        parts.append(_("Speed {speed}").format(speed=design.speeds[0]))
+    counts = (
+        (design.plus, N_("{n} \"+\" (flip a Basic card)")), (design.heat, N_("Heat {n}")),
+        (design.cooldown, N_("Cooldown {n}")), (design.slipstream, N_("Slipstream +{n}")),
+        (design.accelerate, N_("Accelerate {n}")), (design.super_cool, N_("Super cool {n}")),
+        (design.scrap, N_("Scrap {n}")), (design.reduce_stress, N_("Reduce Stress {n}")),
+        (design.salvage, N_("Salvage {n}")),
+    )
+    parts += [_(template).format(n=n) for n, template in counts if n]
+    if design.limit:
+        parts.append(_("Speed limit {n}").format(n=f"{design.limit:+d}"))
+    if design.refresh:
+        parts.append(_("Refresh"))
+    if design.direct:
+        parts.append(_("Direct play"))
+    if design.sponsor:
+        parts.append(_("One-time use"))
+    return " · ".join(parts)
+
+
+def design_card(design_id: str) -> str:
+    """Name and symbols on two lines, for a card button."""
+    return f"{design_name(design_id)}\n{design_symbols(design_id)}"
+
+
+# --- choices on the New race and Next race screens -------------------------------------------
+
+
+def deck_label(deck: str) -> str:
+    """The Garage deck choice (``modules_form.DECKS``) on its button."""
+    return {"basic": _("Deck: Basic"), "advanced": _("Deck: Advanced"),
+            "both": _("Deck: Basic and Advanced")}[deck]
+
+
+def mechanics_choice(car: str, choice: int) -> str:
+    """A driver's choice under Consulting the mechanics (+1 or -1), on its button."""
+    return (_("{car}: +1 Heat and +1 Stress") if choice > 0
+            else _("{car}: -1 Heat and -1 Stress")).format(car=car)

@@ -1,0 +1,71 @@
+"""Small shared widgets, styled in ``common.kv``: buttons, wrapping labels, colour swatches, rows
+and the banner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import ColorProperty, ListProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+
+class Btn(Button):  # type: ignore[misc]
+    """A big flat button. ``role``: ``normal``, ``accent``, ``selected``, ``off``."""
+
+    test_name = StringProperty("")
+    role = StringProperty("normal")
+    key = StringProperty("")
+
+
+class TLabel(Label):  # type: ignore[misc]
+    """Wrapping text in the theme colour."""
+
+    test_name = StringProperty("")
+
+
+class Swatch(Widget):  # type: ignore[misc]
+    """A car colour square."""
+
+    rgba = ListProperty([1, 1, 1, 1])
+
+
+class Row(BoxLayout):  # type: ignore[misc]
+    test_name = StringProperty("")
+    bg = ColorProperty([0, 0, 0, 0])
+
+
+class Toast(Label):  # type: ignore[misc]
+    """A one-off banner at the top of the window (added to the Window, over every screen).
+    A tap closes it; so does :meth:`close` (the App schedules it)."""
+
+    test_name = StringProperty("toast")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        from kivy.core.window import Window
+
+        Window.bind(size=self._place)
+        self.bind(texture_size=self._place, text=self._place)
+        self._place()
+
+    def _place(self, *_args: Any) -> None:
+        from kivy.core.window import Window
+
+        width = Window.width * 0.94
+        pad = self.font_size
+        self.text_size = (width - 2 * pad, None)
+        self.size = (width, self.texture_size[1] + pad)
+        self.pos = ((Window.width - width) / 2, Window.height - self.height - pad * 0.4)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.parent is not None and self.collide_point(*touch.pos):
+            self.close()
+            return True
+        return False
+
+    def close(self, *_args: Any) -> None:
+        if self.parent is not None:
+            self.parent.remove_widget(self)

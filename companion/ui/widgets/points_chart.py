@@ -1,0 +1,61 @@
+"""The points-by-race chart of a season: every car's total after each race."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.graphics import Color, Line
+from kivy.properties import ObjectProperty, StringProperty
+
+from companion.i18n import _
+
+from .line_chart import LineChart
+
+
+class PointsChartView(LineChart):
+    series: Any = ObjectProperty(None, allownone=True)
+    """Car id -> its points total after race 0 (0), 1, 2…"""
+    races: Any = ObjectProperty(0)
+    """Races in the season (the x axis runs to the last one)."""
+    test_name = StringProperty("points chart")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(pos=self.redraw, size=self.redraw, series=self.redraw, labels=self.redraw)
+
+    def redraw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        app = App.get_running_app()
+        with self.canvas:
+            self._background(app)
+            series = self.series or {}
+            fs = app.fs_small
+            self._text(_("Points after each race"), fs, app.c_fg, self.center_x,
+                       self.top - fs * 0.9)
+            if not series:
+                return
+            races = max(1, int(self.races or 1))
+            top_points = max(1, max(max(v) for v in series.values()))
+            left, right = self.x + fs * 2.6, self.right - fs * 7.5
+            top, bottom = self.top - fs * 2.6, self.y + fs * 2.2
+
+            def xy(race: int, points: int) -> tuple[float, float]:
+                return (left + (right - left) * race / races,
+                        bottom + (top - bottom) * points / top_points)
+
+            Color(*app.c_muted)
+            step = max(1, top_points // 5)
+            for points in range(0, top_points + 1, step):
+                x0, y = xy(0, points)
+                x1, _y = xy(races, points)
+                Line(points=[x0, y, x1, y], width=1, dash_length=4, dash_offset=4)
+                self._text(str(points), fs, app.c_muted, left - fs * 1.2, y)
+            for race in range(0, races + 1):
+                x, _y = xy(race, 0)
+                self._text(str(race), fs, app.c_muted, x, bottom - fs * 1.1)
+            for car, totals in series.items():
+                points_xy: list[float] = []
+                for race, points in enumerate(totals):
+                    points_xy += xy(race, points)
+                self._car_line(app, car, points_xy, f"{self.name(car)} {totals[-1]}")
