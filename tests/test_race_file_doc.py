@@ -15,7 +15,7 @@ from typing import Any
 from companion import racefile
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-CONTRACT = DOCS / "race-file.md"
+CONTRACT = DOCS / "docs/race-file.md"
 SAMPLES = DOCS / "race-files"
 
 

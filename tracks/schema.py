@@ -6,7 +6,7 @@ the field path, e.g. ``tracks/data/usa.json: corners[2].limit: must be an intege
 The schema (one JSON object per track; see ``tracks/data/*.json`` for full examples):
 
 * required: ``id``, ``spaces``, ``laps``, ``heat``, ``stress``, ``corners`` — exactly what a
-  race-file inline track must give (race-file.md, "Inline track");
+  race-file inline track must give (docs/race-file.md, "Inline track");
 * each corner: required ``line_after``, ``limit``, ``legend_line_after``; optional
   ``aggressive``, ``aggressive_double``, ``chicane_with``, ``race_line_lane``, ``name``;
 * optional: ``name``, ``names`` (locale -> name), ``expansion``, ``grid_size``, ``flooded``,
@@ -38,7 +38,7 @@ EXPANSIONS: Final = ("base", "heavy-rain", "tunnel-vision", "rocky-roads", "cust
 """Values of ``expansion``, in publication order (``custom``: not an official board)."""
 
 MAX_LIMIT: Final = 10
-"""The highest printed speed limit (Great Britain's first corner, rules.md §6)."""
+"""The highest printed speed limit (Great Britain's first corner, docs/rules.md §6)."""
 
 _ID_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _LOCALE_RE: Final = re.compile(r"^[a-z]{2,3}(_[A-Z][A-Za-z]{1,3})?$")
@@ -479,7 +479,7 @@ class _Parser:
 
 def default_press_corners(corners: Sequence[Corner]) -> tuple[int, ...]:
     """Press-corner lines A, B, C…: every corner in track order, a chicane counted once, at its
-    second Corner Line (rules.md §3.3; BGA ``Circuit::getPressCornersMapping`` keeps the second
+    second Corner Line (docs/rules.md §3.3; BGA ``Circuit::getPressCornersMapping`` keeps the second
     line of a chicane)."""
     count = len(corners)
     index_of = {c.line_after: i for i, c in enumerate(corners)}
@@ -497,8 +497,8 @@ def default_press_corners(corners: Sequence[Corner]) -> tuple[int, ...]:
 def press_corner_line(track: Track, letter: str | int) -> int:
     """The Corner Line (``line_after``) of press corner ``letter`` ("A", "B"… or a 0-based index).
 
-    Letters past the track's last press corner wrap around (rules.md §3.3: Italy has three press
-    corners, so "E" is its second)."""
+    Letters past the track's last press corner wrap around (docs/rules.md §3.3: Italy has three
+    press corners, so "E" is its second)."""
     press = track.press_corners or default_press_corners(track.corners)
     if isinstance(letter, str):
         if len(letter) != 1 or not "A" <= letter.upper() <= "Z":
