@@ -35,7 +35,8 @@ THIS_FILE = Path(__file__).resolve()
 HEADING = re.compile(r"^#{2,4} §(\d+(?:\.\d+)*)\b", re.M)
 DECISION_ROW = re.compile(r"^\|\s*(\d+)\s*\|", re.M)
 SECTION = re.compile(r"§\s?(\d+(?:\.\d+)*)(?:\s?[-–]\s?(\d+(?:\.\d+)*))?")
-DECISION = re.compile(r"rules-decisions\.md`?\)?\s*#(\d+)|#(\d+)`?\]\((?:docs/)?rules-decisions\.md")
+DECISION = re.compile(r"rules-decisions\.md`?\)?\s*#(\d+)"
+                      r"|#(\d+)`?\]\((?:docs/)?rules-decisions\.md")
 BARE_DOC = re.compile(r"(?<![\w/.-])(rules|race-file|race-file-v2|rules-decisions)\.md")
 OUTSIDE = [
     (re.compile(r"\bseeds?\s+0\d\d\b", re.I), "a seed document (outside the repository)"),
@@ -161,7 +162,8 @@ def test_good_citations_pass(mini_repo: Path) -> None:
     assert plant(mini_repo, "companion/a.py",
                  '"""Setup (docs/rules.md §1.1, §1.2; docs/rules-decisions.md #2;\n'
                  'docs/race-file.md)."""\n# later lines may say §1.1-1.2 alone\n') == []
-    assert plant(mini_repo, "docs/b.md", "See rules.md §1.2 and [`#1`](rules-decisions.md).\n") == []
+    assert plant(mini_repo, "docs/b.md",
+                 "See rules.md §1.2 and [`#1`](rules-decisions.md).\n") == []
     assert plant(mini_repo, "tests/c.json", '{"source": "docs/rules.md \\u00a71.1"}\n') == []
 
 

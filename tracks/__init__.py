@@ -27,16 +27,11 @@ from typing import Final
 
 from companion.engine.track import Corner, Track
 
-from .schema import (
-    EXPANSIONS,
-    INLINE_SOURCE,
-    TrackError,
-    TrackInfo,
-    default_press_corners,
-    parse_json,
-    parse_track,
-    press_corner_line,
-)
+from .errors import INLINE_SOURCE, TrackError
+from .fields import parse_json
+from .info import TrackInfo
+from .press import default_press_corners, press_corner_line
+from .schema import EXPANSIONS, parse_track
 
 __all__ = [
     "BUNDLED_ORDER",
