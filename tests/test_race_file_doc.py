@@ -14,9 +14,9 @@ from typing import Any
 
 from companion import racefile
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
-CONTRACT = DOCS / "docs/race-file.md"
-SAMPLES = DOCS / "race-files"
+ROOT = Path(__file__).resolve().parent.parent
+CONTRACT = ROOT / "docs/race-file.md"
+SAMPLES = ROOT / "docs/race-files"
 
 
 def final_state(name: str) -> dict[str, Any]:
