@@ -41,7 +41,7 @@ from companion.session import RaceSession
 from companion.storage.fold import Event, EventKind
 
 DECK = (0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5)
-"""The speed cards of a base deck (rules.md §0): what one turn may show at most."""
+"""The speed cards of a base deck (docs/rules.md §0): what one turn may show at most."""
 
 HUMANS = ("red", "blue", "green", "yellow", "grey", "black")
 

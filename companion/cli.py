@@ -1,7 +1,7 @@
 """The ``heat-companion`` command: the app by default, plus race-file and log tools.
 
 Only the app and demo commands import Kivy (lazily), so ``replay`` needs the standard library
-alone (race-file.md).
+alone (docs/race-file.md).
 """
 
 from __future__ import annotations

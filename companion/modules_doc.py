@@ -25,7 +25,7 @@ class ModulesError(ValueError):
 
 def press_line(track: Track, letter: str) -> int:
     """Press-corner letter A, B, C… to the corner's ``line_after``; letters wrap modulo the
-    track's press corners (rules.md §3.3)."""
+    track's press corners (docs/rules.md §3.3)."""
     if not track.press_corners:
         raise ModulesError(f"modules.press: track {track.id} has no press corners")
     if len(letter) != 1 or not "A" <= letter <= "Z":

@@ -5,7 +5,7 @@ default Linux config also adds ``%(name)s = probesysfs`` (mtdev reading the same
 /dev/input/event*), and SDL synthesises mouse events from touches that the ``mouse`` provider
 turns into a second touch. So: remove every probesysfs/mtdev/hidinput entry, keep ``mouse`` only
 for a real mouse (``disable_on_activity``), and the service sets ``SDL_TOUCH_MOUSE_EVENTS=0``.
-See shared notes platform.md §1.3. Run by install.sh as the service user:
+Run by install.sh as the service user:
 
     KIVY_HOME=/var/lib/heat-companion/kivy python deploy/configure_kivy.py
 """

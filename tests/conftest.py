@@ -1,4 +1,5 @@
-"""Test-wide environment, set before anything imports Kivy or gpiozero (platform.md §4.2)."""
+"""Test-wide environment, set before anything imports Kivy or gpiozero (SDL offscreen, mock
+pins)."""
 
 from __future__ import annotations
 

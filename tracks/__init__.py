@@ -8,12 +8,12 @@
 * :func:`load_track` / :func:`load_track_info` — a bundled board by id (``tracks/data/<id>.json``,
   read with :mod:`importlib.resources`, validated strictly, cached).
 * :func:`available_tracks` — every bundled board as :class:`TrackInfo`, base box first.
-* :func:`track_from_dict` — a race-file inline track (race-file.md, "Inline track").
+* :func:`track_from_dict` — a race-file inline track (docs/race-file.md, "Inline track").
 * :func:`load_track_file` — a track file anywhere on disk.
 
 All of them raise :class:`TrackError` (a :class:`ValueError`) naming the file and field.
 The data sources of every bundled fact are in each file's ``"sources"`` object. Germany (Rocky
-Roads) is not bundled: its Legend Lines in the only source are placeholders (rules.md §6), and
+Roads) is not bundled: its Legend Lines in the only source are placeholders (docs/rules.md §6), and
 :class:`companion.engine.track.Corner` has no way to say "no Legend Line".
 """
 
@@ -27,16 +27,11 @@ from typing import Final
 
 from companion.engine.track import Corner, Track
 
-from .schema import (
-    EXPANSIONS,
-    INLINE_SOURCE,
-    TrackError,
-    TrackInfo,
-    default_press_corners,
-    parse_json,
-    parse_track,
-    press_corner_line,
-)
+from .errors import INLINE_SOURCE, TrackError
+from .fields import parse_json
+from .info import TrackInfo
+from .press import default_press_corners, press_corner_line
+from .schema import EXPANSIONS, parse_track
 
 __all__ = [
     "BUNDLED_ORDER",

@@ -1,4 +1,4 @@
-"""The Championship system (rules.md §3): seasons, points, standings, grid and draft order.
+"""The Championship system (docs/rules.md §3): seasons, points, standings, grid and draft order.
 
 Pure and deterministic: frozen values and functions over them, standard library and the
 engine only. The only I/O is reading bundled track data through ``tracks.load_track``, which

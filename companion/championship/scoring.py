@@ -1,12 +1,12 @@
-"""Championship points and standings (rules.md §3.2, event bonuses §3.3).
+"""Championship points and standings (docs/rules.md §3.2, event bonuses §3.3).
 
 * Places 1-6 score 9, 6, 4, 3, 2, 1; other places 0; a car without a place (eliminated, or
-  not finished) scores 0 (rules.md §3.2).
+  not finished) scores 0 (docs/rules.md §3.2).
 * Event bonuses come from the event card (``Event.winner_bonus``: Drivers' strike, winner +2;
-  ``Event.top_three_bonus``: Corruption in rules committee, places 1-3 +1 each; rules.md §3.3).
-* Legends score like every other car (rules.md §3.2).
+  ``Event.top_three_bonus``: Corruption in rules committee, places 1-3 +1 each; docs/rules.md §3.3).
+* Legends score like every other car (docs/rules.md §3.2).
 * Standings: most points first; a tie is broken by the finishing position in the **last race
-  played** (BGA, rules.md §3.2: the printed rule was not available). A car with no place in
+  played** (BGA, docs/rules.md §3.2: the printed rule was not available). A car with no place in
   that race ranks after the cars with one. Cars still level share the rank and are listed in
   the season's car order.
 """
@@ -25,18 +25,19 @@ from companion.engine.state import RaceState
 from .seasons import SeasonError, SeasonRace
 
 PLACE_POINTS = (9, 6, 4, 3, 2, 1)
-"""Championship points by place, 1st first (rules.md §3.2)."""
+"""Championship points by place, 1st first (docs/rules.md §3.2)."""
 
 
 def place_points(place: int | None) -> int:
-    """Points for a finishing place; 0 past 6th and for a car without a place (rules.md §3.2)."""
+    """Points for a finishing place; 0 past 6th and for a car without a place (docs/rules.md
+    §3.2)."""
     if place is None or not 1 <= place <= len(PLACE_POINTS):
         return 0
     return PLACE_POINTS[place - 1]
 
 
 def event_bonus(event: str | None, place: int | None) -> int:
-    """The event card's extra championship points for a place (rules.md §3.3): the winner's
+    """The event card's extra championship points for a place (docs/rules.md §3.3): the winner's
     bonus (Drivers' strike +2) and the top-three bonus (Corruption +1 for places 1-3)."""
     if event is None or place is None:
         return 0
@@ -50,9 +51,9 @@ class Status(Enum):
 
     PLACED = "placed"
     ELIMINATED = "eliminated"
-    """Out without a place: Title sponsor withdraws, a spin-out (rules.md §3.3); 0 points."""
+    """Out without a place: Title sponsor withdraws, a spin-out (docs/rules.md §3.3); 0 points."""
     UNFINISHED = "unfinished"
-    """Had not finished when the race was recorded as over; 0 points (rules.md §3.2)."""
+    """Had not finished when the race was recorded as over; 0 points (docs/rules.md §3.2)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,8 @@ class RaceResult:
     eliminated: tuple[str, ...] = ()
     unfinished: tuple[str, ...] = ()
     sponsors: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    """Sponsorship cards each car gained during the race (rules.md §3.4); cars not listed: 0."""
+    """Sponsorship cards each car gained during the race (docs/rules.md §3.4); cars not listed:
+    0."""
 
     def __post_init__(self) -> None:
         every = self.order + self.eliminated + self.unfinished
@@ -113,9 +115,9 @@ class RacePoints:
     place: int | None
     status: Status
     points: int
-    """Place points (rules.md §3.2)."""
+    """Place points (docs/rules.md §3.2)."""
     bonus: int
-    """Event bonus (rules.md §3.3)."""
+    """Event bonus (docs/rules.md §3.3)."""
     sponsors: int
 
     @property
@@ -140,13 +142,14 @@ class Standing:
     races: tuple[RacePoints, ...]
     """One entry per race played, in season order."""
     last_place: int | None
-    """Finishing position in the last race played: the tie-break (rules.md §3.2, BGA)."""
+    """Finishing position in the last race played: the tie-break (docs/rules.md §3.2, BGA)."""
 
 
 def standings(
     cars: Sequence[CarEntry], races: Sequence[SeasonRace], results: Sequence[RaceResult]
 ) -> tuple[Standing, ...]:
-    """The standings after ``results`` (race 1 first) of a season's ``races`` (rules.md §3.2)."""
+    """The standings after ``results`` (race 1 first) of a season's ``races`` (docs/rules.md
+    §3.2)."""
     if len(results) > len(races):
         raise SeasonError(f"{len(results)} results for a season of {len(races)} races")
     ids = [car.id for car in cars]

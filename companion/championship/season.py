@@ -1,10 +1,10 @@
-"""A season being played: its definition, its cars and the results so far (rules.md §3).
+"""A season being played: its definition, its cars and the results so far (docs/rules.md §3).
 
-:class:`Season` is a frozen value. It gives the standings (rules.md §3.2), the grid of the next
-race (points leader on pole, ties by the last race: BGA, rules.md §3.1 - not an official rule),
+:class:`Season` is a frozen value. It gives the standings (docs/rules.md §3.2), the grid of the next
+race (points leader on pole, ties by the last race: BGA, docs/rules.md §3.1 - not an official rule),
 the Garage draft order before it (reverse standings, last place first, and the first picker's
-swap; rules.md §3.1, §4.1) and the :class:`RaceSetup` of the next race with its event and
-Press Corners (rules.md §3.3).
+swap; docs/rules.md §3.1, §4.1) and the :class:`RaceSetup` of the next race with its event and
+Press Corners (docs/rules.md §3.3).
 """
 
 from __future__ import annotations
@@ -24,12 +24,13 @@ from .scoring import RaceResult, Standing, result_from_state, standings
 from .seasons import SeasonDef, SeasonError, SeasonRace, press_lines
 
 DRAFT_EXTRA_CARDS = 3
-"""Upgrade cards revealed for a draft round: one per player plus this many (rules.md §3.1)."""
+"""Upgrade cards revealed for a draft round: one per player plus this many (docs/rules.md §3.1)."""
 
 
 @dataclass(frozen=True, slots=True)
 class DraftOrder:
-    """The Garage draft round before a race (rules.md §3.1; BGA, the swap detail unverified)."""
+    """The Garage draft round before a race (docs/rules.md §3.1; BGA, the swap detail
+    unverified)."""
 
     picks: tuple[str, ...]
     """Human cars in pick order: last in the standings first (Legends do not draft)."""
@@ -39,7 +40,7 @@ class DraftOrder:
     @property
     def swap(self) -> str | None:
         """The car that picked first may then swap one of its earlier Upgrades for one left in
-        the market (rules.md §3.1)."""
+        the market (docs/rules.md §3.1)."""
         return self.picks[0] if self.picks else None
 
 
@@ -53,7 +54,7 @@ class Season:
     results: tuple[RaceResult, ...] = ()
     """Race 1 first; only races that are over."""
     legend_bonus: int = 0
-    """Legends difficulty for every race (rules.md §2.4)."""
+    """Legends difficulty for every race (docs/rules.md §2.4)."""
     aggressive_legends: bool = True
 
     def __post_init__(self) -> None:
@@ -105,15 +106,15 @@ class Season:
     # --- standings, grid, draft ---------------------------------------------------------------
 
     def standings(self) -> tuple[Standing, ...]:
-        """The standings after the races played (rules.md §3.2; see :mod:`.scoring`)."""
+        """The standings after the races played (docs/rules.md §3.2; see :mod:`.scoring`)."""
         return standings(self.cars, self.definition.races, self.results)
 
     def next_grid(self, seed: int = 0) -> tuple[str, ...]:
         """Grid order of the next race, pole first.
 
-        Race 1: the cars in a random order drawn from ``seed`` (rules.md §1.1 step 4; BGA
+        Race 1: the cars in a random order drawn from ``seed`` (docs/rules.md §1.1 step 4; BGA
         shuffles humans and Legends together, §2.4). Later races: the standings order, leader on
-        pole, ties by the last race's result (BGA ``stFinishRace``; rules.md §3.1 marks it as
+        pole, ties by the last race's result (BGA ``stFinishRace``; docs/rules.md §3.1 marks it as
         not seen in the official rules)."""
         if not self.results:
             order, _ = rng.shuffled([car.id for car in self.cars], rng.seed_state(seed))
@@ -121,9 +122,9 @@ class Season:
         return tuple(line.car.id for line in self.standings())
 
     def draft_order(self, grid: Sequence[str] | None = None) -> DraftOrder:
-        """The Garage draft before the next race (rules.md §3.1): human cars in reverse
+        """The Garage draft before the next race (docs/rules.md §3.1): human cars in reverse
         standings order, last place first; the first picker may swap. Before race 1 nobody has
-        points, so the order is the reverse grid (last on the grid first, rules.md §4.1): pass
+        points, so the order is the reverse grid (last on the grid first, docs/rules.md §4.1): pass
         the race's ``grid``."""
         humans = {car.id for car in self.cars if not car.legend}
         if self.results:
@@ -148,7 +149,7 @@ class Season:
         self, number: int, track: Track, *, weather: Weather | None = None,
         road: Mapping[int, Road] | None = None,
     ) -> RaceModules:
-        """The modules of race ``number`` (1-based): its event and Press Corners (rules.md
+        """The modules of race ``number`` (1-based): its event and Press Corners (docs/rules.md
         §3.3), plus the Weather and Road Condition tokens drawn at the table (§3.1, §5)."""
         race = self.definition.races[number - 1]
         if track.id != race.track:
@@ -169,7 +170,7 @@ class Season:
         """The :class:`RaceSetup` of the next race: its track, event and Press Corners, the
         cars on the grid (``grid`` if the table chose one, else :meth:`next_grid`), the season's
         Legends options. ``mechanics`` is each driver's choice under Consulting the mechanics
-        (+1 or -1, rules.md §3.3). The only I/O is ``load_track`` (bundled track data).
+        (+1 or -1, docs/rules.md §3.3). The only I/O is ``load_track`` (bundled track data).
 
         Raises :class:`SeasonError` when the season is over or the race cannot be played, and
         :class:`tracks.TrackError` from ``load_track``."""

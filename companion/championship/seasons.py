@@ -1,10 +1,10 @@
-"""Championship seasons as data: the official seasons of rules.md §3.3 and custom seasons.
+"""Championship seasons as data: the official seasons of docs/rules.md §3.3 and custom seasons.
 
 A season is a list of races; each race names a bundled track, a Championship event (an id of
 :data:`companion.engine.modules.EVENTS`), the Sponsorship cards every driver draws before it
 and its Press Corners as letters. Letters are turned into Corner Lines with
 :func:`tracks.press_corner_line` when the race is set up (A = first corner after the start
-line, a chicane counts once, letters wrap; rules.md §3.3).
+line, a chicane counts once, letters wrap; docs/rules.md §3.3).
 
 The same document format, ``heat-season/1``, describes a custom season and stores any season
 (docs/championship.md)::
@@ -26,9 +26,9 @@ from companion.engine.track import Track
 
 SEASON_FORMAT = "heat-season/1"
 MAX_RACES = 12
-"""A custom season has 1 to this many races (official seasons have 3 or 4, rules.md §3.1)."""
+"""A custom season has 1 to this many races (official seasons have 3 or 4, docs/rules.md §3.1)."""
 MAX_SPONSORS = 3
-"""Sponsorship cards drawn before a race: 0-3 on the event cards (rules.md §3.3)."""
+"""Sponsorship cards drawn before a race: 0-3 on the event cards (docs/rules.md §3.3)."""
 DEFAULT_SPONSORS = 1
 """Sponsorship cards drawn before a custom race that does not say (the commonest value)."""
 
@@ -43,16 +43,16 @@ class SeasonError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class SeasonRace:
-    """One race of a season (rules.md §3.3 table row)."""
+    """One race of a season (docs/rules.md §3.3 table row)."""
 
     track: str
     """A bundled track id (``tracks.load_track``)."""
     event: str | None = None
     """A Championship event id (``EVENTS``), or None for a race without an event."""
     sponsors: int = 0
-    """Sponsorship cards every driver draws into hand before the race (rules.md §3.1)."""
+    """Sponsorship cards every driver draws into hand before the race (docs/rules.md §3.1)."""
     press: tuple[str, ...] = ()
-    """Press Corners as letters, A = the first corner after the start line (rules.md §3.3)."""
+    """Press Corners as letters, A = the first corner after the start line (docs/rules.md §3.3)."""
     playable: bool = True
     """False when the app cannot run the race (its track is not bundled); ``note`` says why."""
     note: str = ""
@@ -66,7 +66,7 @@ class SeasonDef:
     name: str
     races: tuple[SeasonRace, ...]
     verified: bool = True
-    """False when rules.md could not confirm the season's data from two sources."""
+    """False when docs/rules.md could not confirm the season's data from two sources."""
     note: str = ""
 
 
@@ -75,11 +75,11 @@ def _race(track: str, event: str, sponsors: int, press: str = "", **kw: Any) -> 
 
 
 _GERMANY = ("Germany (Rocky Roads) is not bundled: its Legend Lines in the only source are "
-            "placeholders (rules.md §6), so this race cannot be played; a custom season can "
+            "placeholders (docs/rules.md §6), so this race cannot be played; a custom season can "
             "replace it")
 
 SEASONS: Mapping[str, SeasonDef] = MappingProxyType({s.id: s for s in (
-    # rules.md §3.3, confirmed for 1961-1965 by bga-heat constants.inc.php and the fan app.
+    # docs/rules.md §3.3, confirmed for 1961-1965 by bga-heat constants.inc.php and the fan app.
     SeasonDef("1961", "1961", (
         _race("great-britain", "new-grandstand", 2, "A"),
         _race("usa", "new-speed-record", 1, "B"),
@@ -115,9 +115,9 @@ SEASONS: Mapping[str, SeasonDef] = MappingProxyType({s.id: s for s in (
         _race("south-africa", "consulting-mechanics", 1, "B"),
     ), verified=False, note=(
         "Unverified: 1966 comes from BGA's unfinished (TODO) event texts and the fan app only "
-        "(rules.md §3.3). Race 2 (Germany) cannot be played.")),
+        "(docs/rules.md §3.3). Race 2 (Germany) cannot be played.")),
 )})
-"""The official seasons of rules.md §3.3, by year."""
+"""The official seasons of docs/rules.md §3.3, by year."""
 
 
 def official_season(season_id: str) -> SeasonDef:
@@ -129,7 +129,7 @@ def official_season(season_id: str) -> SeasonDef:
 
 
 def press_lines(track: Track, letters: tuple[str, ...]) -> tuple[int, ...]:
-    """The Corner Lines of a race's Press Corners (rules.md §3.3; letters wrap); raises
+    """The Corner Lines of a race's Press Corners (docs/rules.md §3.3; letters wrap); raises
     :class:`SeasonError` for a bad letter or two letters that name the same corner."""
     lines: list[int] = []
     for letter in letters:

@@ -2,8 +2,8 @@
 
 Every input is a small frozen value that serialises to a plain dict (``to_dict`` /
 ``action_from_dict``) so the durable log and the race files can carry it. The order of a round
-(rules.md §1.2): every human picks a gear (steps 1-2, any order), then car by car in race order a
-human reveals cards (step 3), takes Adrenaline (4), cools down and boosts (5), slipstreams (6) and
+(docs/rules.md §1.2): every human picks a gear (steps 1-2, any order), then car by car in race order
+a human reveals cards (step 3), takes Adrenaline (4), cools down and boosts (5), slipstreams (6) and
 ends the turn, which checks the corners (7). Legends move by themselves.
 """
 
@@ -18,7 +18,7 @@ STRESS = "stress"
 
 @dataclass(frozen=True, slots=True)
 class Upgrade:
-    """A Garage upgrade or Sponsorship card played (rules.md §4.2, §3.4; heat-race/2).
+    """A Garage upgrade or Sponsorship card played (docs/rules.md §4.2, §3.4; heat-race/2).
 
     ``value`` is the chosen speed of a card that offers a choice (Brakes); ``plus`` the Basic
     card flipped for each of its "+" symbols."""
@@ -38,7 +38,7 @@ class Upgrade:
 
 CardValue = int | str | Upgrade
 """An integer for a Basic or Starting Upgrade card, ``"stress"`` for a Stress card
-(race-file.md), an :class:`Upgrade` for a Garage or Sponsorship card (heat-race/2)."""
+(docs/race-file.md), an :class:`Upgrade` for a Garage or Sponsorship card (heat-race/2)."""
 
 
 def card_to_json(card: CardValue) -> Any:
@@ -63,7 +63,7 @@ class ChooseGear:
     """Steps 1-2: the gear a driver will play this round (may be changed until all are set).
 
     ``clogged`` says the driver cannot play that many cards because the hand is full of Heat
-    (rules.md §1.5): the car will not move this round and drops to 1st gear.
+    (docs/rules.md §1.5): the car will not move this round and drops to 1st gear.
     """
 
     kind: ClassVar[str] = "gear"
@@ -82,7 +82,7 @@ class Reveal:
     stress: tuple[int, ...] = ()
     unpaid: tuple[int, ...] = ()
     """For each upgrade card whose Heat the engine cannot pay, the Basic card flipped for it:
-    it resolves as a Stress card instead (rules.md §1.5, BGA/Days of Wonder clarification)."""
+    it resolves as a Stress card instead (docs/rules.md §4.4, BGA/Days of Wonder clarification)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +124,7 @@ class Slipstream:
 @dataclass(frozen=True, slots=True)
 class DirectPlay:
     """Play a Direct-play upgrade (Gas Pedal) from hand during React, as if it had been played
-    with the others (rules.md §4.1). It comes after Adrenaline and before Cooldown."""
+    with the others (docs/rules.md §4.3). It comes after Adrenaline and before Cooldown."""
 
     kind: ClassVar[str] = "direct"
     car: str
@@ -134,7 +134,7 @@ class DirectPlay:
 @dataclass(frozen=True, slots=True)
 class Accelerate:
     """Use the Accelerate symbols: +N Speed and spaces for each "+" resolved this turn
-    (rules.md §4.1)."""
+    (docs/rules.md §4.3)."""
 
     kind: ClassVar[str] = "accelerate"
     car: str

@@ -1,10 +1,10 @@
-"""What a revealed play adds up to (rules.md §1.4, §1.5, §4.1-4.2).
+"""What a revealed play adds up to (docs/rules.md §1.4, §4.2-4.4).
 
 Basic cards count their value; each Stress card the Basic card flipped for it; an upgrade card its
 speed (or the chosen value) plus the Basic card flipped for each of its "+" symbols. The Heat on
 upgrade cards is paid at once, card by card in the order played; a card the engine cannot pay for
-resolves as a Stress card instead (rules.md §1.5, the BGA / Days of Wonder clarification), so it
-gives the Basic card flipped for it and none of its symbols. Paying at the reveal (rather than
+resolves as a Stress card instead (docs/rules.md §4.4, the BGA / Days of Wonder clarification), so
+it gives the Basic card flipped for it and none of its symbols. Paying at the reveal (rather than
 after Cooldown in React) is this engine's reading, listed in docs/rules-decisions.md.
 """
 

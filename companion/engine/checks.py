@@ -1,8 +1,9 @@
 """Validation: may this input be played now? Each check names its rule and, when the answer is
 no, returns a :class:`Rejection` whose sentence a player understands.
 
-Sources: rules.md §1 (base rules), race-file.md (inputs, their order and their rejections),
-rules.md §3.3, §5, §6 (what events, weather, road conditions and flooded spaces change).
+Sources: docs/rules.md §1 (base rules), docs/race-file.md (inputs, their order and their
+rejections), docs/rules.md §3.3, §5, §6 (what events, weather, road conditions and flooded spaces
+change).
 """
 
 from __future__ import annotations
@@ -35,13 +36,13 @@ from .state import CarState, Phase, RaceState, TurnStage
 
 GEARS = range(1, 5)
 COOLDOWN_BY_GEAR = {1: 3, 2: 1, 3: 0, 4: 0}
-"""Cooldown of each gear (rules.md §1.7)."""
+"""Cooldown of each gear (docs/rules.md §1.7)."""
 CARD_VALUES = range(0, 6)
-"""Values a base-game deck can reveal: Basic 1-4, Starting Upgrades 0 and 5 (rules.md §0)."""
+"""Values a base-game deck can reveal: Basic 1-4, Starting Upgrades 0 and 5 (docs/rules.md §0)."""
 COPIES_IN_DECK = {0: 1, 1: 3, 2: 3, 3: 3, 4: 3, 5: 1}
-"""Copies of each value in a base deck (rules.md §0): a play can't show more than that."""
+"""Copies of each value in a base deck (docs/rules.md §0): a play can't show more than that."""
 BASIC_VALUES = range(1, 5)
-"""A Stress card or a Boost resolves to a Basic card, 1-4 (rules.md §1.4, §1.7)."""
+"""A Stress card or a Boost resolves to a Basic card, 1-4 (docs/rules.md §1.4, §1.7)."""
 
 ReactAction = Adrenaline | DirectPlay | Cooldown | Boost | Accelerate | Slipstream
 
@@ -84,8 +85,9 @@ def _check_turn(state: RaceState, car_id: str, step: str) -> Rejection | None:
 
 
 def shift_cost(state: RaceState, car: CarState, gear: int) -> int:
-    """Heat a shift costs (rules.md §1.2 step 1): 1 for two gears. Flooded spaces (rules.md §6,
-    Japan): a car that starts the round on one pays 1 more Heat for shifting down at all."""
+    """Heat a shift costs (docs/rules.md §1.2 step 1): 1 for two gears. Flooded spaces
+    (docs/rules.md §6, Japan): a car that starts the round on one pays 1 more Heat for shifting down
+    at all."""
     steps = abs(gear - car.gear)
     cost = 1 if steps == 2 else 0
     if gear < car.gear and state.track.space_of(car.distance) in state.track.flooded:
@@ -110,9 +112,10 @@ def _gear_moment(state: RaceState, car_id: str) -> Rejection | None:
 
 
 def _validate_gear(state: RaceState, action: ChooseGear) -> Rejection | None:
-    """Step 1 (rules.md §1.2, race-file.md ``gear``): one step free, two steps 1 Heat, three
-    never. Clogged hand (rules.md §1.5): only possible when enough Heat is out of the engine to
-    fill the hand so that no gear the driver could shift to (and pay for) can be played."""
+    """Step 1 (docs/rules.md §1.2, docs/race-file.md ``gear``): one step free, two steps 1 Heat,
+    three never. Clogged hand (docs/rules.md §1.5): only possible when enough Heat is out of the
+    engine to fill the hand so that no gear the driver could shift to (and pay for) can be
+    played."""
     problem = _check_car(state, action.car) or _gear_moment(state, action.car)
     if problem is not None:
         return problem
@@ -155,7 +158,7 @@ def _validate_gear(state: RaceState, action: ChooseGear) -> Rejection | None:
 
 
 def _deck_count_problem(car_id: str, values: list[int]) -> Rejection | None:
-    """A base deck holds three of each Basic value and one 0 and one 5 (rules.md §0); the cards
+    """A base deck holds three of each Basic value and one 0 and one 5 (docs/rules.md §0); the cards
     played, flipped for Stress and flipped for a Boost are all in play until step 9."""
     counts = Counter(values)
     for value, count in sorted(counts.items()):
@@ -170,7 +173,7 @@ def _deck_count_problem(car_id: str, values: list[int]) -> Rejection | None:
 
 
 def _validate_upgrade(state: RaceState, car: CarState, card: Upgrade) -> Rejection | None:
-    """An upgrade card (rules.md §4.2) must be in the car's deck, with a legal chosen value and
+    """An upgrade card (docs/rules.md §4.2) must be in the car's deck, with a legal chosen value and
     one flipped Basic card per "+" symbol; a Sponsorship card must be in hand (§3.4)."""
     design = DESIGNS.get(card.design)
     if design is None or design.heat_card:
@@ -196,8 +199,8 @@ def _validate_upgrade(state: RaceState, car: CarState, card: Upgrade) -> Rejecti
 
 
 def _validate_reveal(state: RaceState, action: Reveal) -> Rejection | None:
-    """Steps 2-3 (rules.md §1.2, §1.4; race-file.md ``cards``/``stress``; upgrade and
-    Sponsorship cards in heat-race/2, rules.md §4.2, §3.4)."""
+    """Steps 2-3 (docs/rules.md §1.2, §1.4; docs/race-file.md ``cards``/``stress``; upgrade and
+    Sponsorship cards in heat-race/2, docs/rules.md §4.2, §3.4)."""
     problem = _check_turn(state, action.car, "reveal cards")
     if problem is not None:
         return problem
@@ -261,7 +264,7 @@ def _validate_reveal(state: RaceState, action: Reveal) -> Rejection | None:
 def _validate_react(
     state: RaceState, action: ReactAction, step: str, stage: TurnStage
 ) -> Rejection | None:
-    """Steps 4-6 come after the reveal and in race-file order (race-file.md "Order inside a
+    """Steps 4-6 come after the reveal and in race-file order (docs/race-file.md "Order inside a
     car's turn"): move, Adrenaline, Cooldown, Boost, Slipstream; each at most once."""
     problem = _check_turn(state, action.car, step)
     if problem is not None:
@@ -280,10 +283,10 @@ def _validate_react(
 
 
 def cooldown_limit(state: RaceState, car: CarState) -> int:
-    """Cooldown available (rules.md §1.7, race-file.md ``cooldown``): the gear's Cooldown, plus 1
-    with Adrenaline entitlement, never more Heat than is outside the engine. Weather sectors
-    forbid it or add 1 (rules.md §5); upgrade cards add their Cooldown and Super cool (§4.1; both
-    return Heat to the engine, and the engine does not tell hand from discard pile)."""
+    """Cooldown available (docs/rules.md §1.7, docs/race-file.md ``cooldown``): the gear's Cooldown,
+    plus 1 with Adrenaline entitlement, never more Heat than is outside the engine. Weather sectors
+    forbid it or add 1 (docs/rules.md §5); upgrade cards add their Cooldown and Super cool (§4.3;
+    both return Heat to the engine, and the engine does not tell hand from discard pile)."""
     if not conditions.cooldown_allowed(state, car):
         return 0
     turn = state.turn
@@ -294,7 +297,7 @@ def cooldown_limit(state: RaceState, car: CarState) -> int:
 
 
 def slipstream_partner(state: RaceState, car: CarState) -> CarState | None:
-    """A car that gives ``car`` a slipstream now, or None (rules.md §1.8): beside it or on the
+    """A car that gives ``car`` a slipstream now, or None (docs/rules.md §1.8): beside it or on the
     space directly in front; never across or after the finish line on the final lap."""
     spaces = conditions.slipstream_spaces(state, car)
     if spaces is None or car.distance + spaces > state.finish_distance:
@@ -365,7 +368,7 @@ def _validate_boost(state: RaceState, action: Boost) -> Rejection | None:
 
 
 def _validate_direct(state: RaceState, action: DirectPlay) -> Rejection | None:
-    """Direct play (rules.md §4.1): a Gas Pedal card from hand during React, as if played; one
+    """Direct play (docs/rules.md §4.3): a Gas Pedal card from hand during React, as if played; one
     physical card each, its Heat paid now (with no Heat it cannot be played)."""
     problem = _validate_react(state, action, "play a card directly", TurnStage.COOLDOWN)
     if problem is not None:

@@ -2,7 +2,7 @@
 
 With no modules every function here returns the base-game value, so the round rules in
 ``rules.py`` read the same whether or not a race uses events, weather or road conditions.
-Sources: rules.md §5 (Weather & Road Conditions), §3.3 (events), §1.7-1.9.
+Sources: docs/rules.md §5 (Weather & Road Conditions), §3.3 (events), §1.7-1.9.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from .state import CarState, RaceState
 from .track import Corner
 
 BASE_SLIPSTREAM = 2
-"""rules.md §1.8."""
+"""docs/rules.md §1.8."""
 
 
 def road_token(state: RaceState, corner: Corner) -> Road | None:
-    """The Road Condition token of a corner; a chicane's two lines share one (rules.md §6)."""
+    """The Road Condition token of a corner; a chicane's two lines share one (docs/rules.md §6)."""
     road = state.modules.road
     token = road.get(corner.line_after)
     if token is None and corner.chicane_with is not None:
@@ -25,7 +25,8 @@ def road_token(state: RaceState, corner: Corner) -> Road | None:
 
 
 def corner_limit(state: RaceState, corner: Corner) -> int:
-    """The speed limit in force: the printed one, +1 or -1 by a road condition (rules.md §5)."""
+    """The speed limit in force: the printed one, +1 or -1 by a road condition (docs/rules.md
+    §5)."""
     token = road_token(state, corner)
     if token is Road.LIMIT_PLUS:
         return corner.limit + 1
@@ -35,13 +36,13 @@ def corner_limit(state: RaceState, corner: Corner) -> int:
 
 
 def overheats(state: RaceState, corner: Corner) -> bool:
-    """Overheat token: 1 more Heat owed when over the limit (rules.md §1.9, §5)."""
+    """Overheat token: 1 more Heat owed when over the limit (docs/rules.md §1.9, §5)."""
     return road_token(state, corner) is Road.OVERHEAT
 
 
 def sector_corner(state: RaceState, distance: int) -> Corner | None:
     """The corner whose sector (the stretch after it up to the next corner) holds ``distance``
-    (rules.md §0 "Sector"). Between the two lines of a chicane the car is still in the sector
+    (docs/rules.md §0 "Sector"). Between the two lines of a chicane the car is still in the sector
     before it: a chicane's sector starts after its second line."""
     track = state.track
     space = track.space_of(distance)
@@ -73,23 +74,24 @@ def sector_weather(state: RaceState, distance: int) -> Weather | None:
 
 
 def cooldown_allowed(state: RaceState, car: CarState) -> bool:
-    """Cloud weather sector: no Cooldown during React (rules.md §5)."""
+    """Cloud weather sector: no Cooldown during React (docs/rules.md §5)."""
     return sector_weather(state, car.distance) is not Weather.CLOUD
 
 
 def cooldown_bonus(state: RaceState, car: CarState) -> int:
-    """Snow and Rain weather sectors: +1 Cooldown (rules.md §5)."""
+    """Snow and Rain weather sectors: +1 Cooldown (docs/rules.md §5)."""
     return 1 if sector_weather(state, car.distance) in (Weather.SNOW, Weather.RAIN) else 0
 
 
 def boost_is_free(state: RaceState, car: CarState) -> bool:
-    """Heat-control road token: Boost without paying Heat, still once per turn (rules.md §5)."""
+    """Heat-control road token: Boost without paying Heat, still once per turn (docs/rules.md
+    §5)."""
     return sector_token(state, car.distance) is Road.FREE_BOOST
 
 
 def slipstream_spaces(state: RaceState, car: CarState) -> int | None:
     """How far a slipstream from here goes, or None when this sector or event forbids starting
-    one (rules.md §1.8 modifiers, §3.3 Turbulent winds / Tight maneuvers, §5)."""
+    one (docs/rules.md §1.8 modifiers, §3.3 Turbulent winds / Tight maneuvers, §5)."""
     event = state.modules.event_card
     spaces = BASE_SLIPSTREAM
     if event is not None:
@@ -108,7 +110,7 @@ def slipstream_spaces(state: RaceState, car: CarState) -> int | None:
 
 
 def adrenaline_in_play(state: RaceState) -> bool:
-    """Sudden heavy rain (1964 race 4): no Adrenaline (rules.md §1.6, §3.3)."""
+    """Sudden heavy rain (1964 race 4): no Adrenaline (docs/rules.md §1.6, §3.3)."""
     event = state.modules.event_card
     return event is None or event.adrenaline
 

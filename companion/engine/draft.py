@@ -1,11 +1,11 @@
-"""The Garage draft before a single race (rules.md §4.1), as a pure, seeded procedure.
+"""The Garage draft before a single race (docs/rules.md §4.1), as a pure, seeded procedure.
 
 The Upgrade deck (Basic, Advanced or both; each design twice, plus two Heat cards per deck) is
 shuffled from a seed. Each of three rounds reveals players + 3 cards; the drivers pick one each in
 that round's order (round 1: last on the grid first; round 2: pole first; round 3: last first
 again); what is left is removed from the game. Each driver ends with 3 Upgrade cards, which
 replace the Starting Upgrades. The quick variant deals 3 random Upgrades to each driver instead.
-Sources: rules.md §4.1 (BGA procedure; the official pick order is unverified), seed 004.
+Sources: docs/rules.md §4.1 (BGA and the Chinese module notes; the official pick order unverified).
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from .garage import DESIGNS
 
 ROUNDS = 3
 EXTRA_CARDS = 3
-"""Each round reveals one card per driver plus three (rules.md §4.1)."""
+"""Each round reveals one card per driver plus three (docs/rules.md §4.1)."""
 COPIES = 2
-"""Each upgrade design is in the deck twice; each deck has two Heat cards (rules.md §0, §4.2)."""
+"""Each upgrade design is in the deck twice; each deck has two Heat cards (docs/rules.md §0,
+§4.2)."""
 
 
 def upgrade_deck(*, basic: bool = True, advanced: bool = False) -> tuple[str, ...]:
@@ -120,8 +121,8 @@ def pick(draft: Draft, driver: str, design: str) -> Draft:
 
 @dataclass(frozen=True, slots=True)
 class RoundDraft:
-    """One Championship draft round (rules.md §3.1): players + 3 cards revealed, one pick each in
-    the season's order (reverse standings, last place first); the first picker may then swap
+    """One Championship draft round (docs/rules.md §3.1): players + 3 cards revealed, one pick each
+    in the season's order (reverse standings, last place first); the first picker may then swap
     one earlier Upgrade for a card left in the market (the caller applies the swap); leftovers
     are removed from the game."""
 

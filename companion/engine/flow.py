@@ -2,7 +2,7 @@
 
 Closing the planning phase (step 1 paid for every car), the Legends' moves, clogged cars, the
 end of a round (finishers to the podium, new race order), and the start of each human turn.
-Sources: rules.md §1.2, §1.5, §1.6, §1.12, §2.2.
+Sources: docs/rules.md §1.2, §1.5, §1.6, §1.12, §2.2.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .turn import pay_for_shift, position_outcome
 
 
 def _close_planning(state: RaceState, out: list[Outcome]) -> RaceState:
-    """All gears picked: pay for the shifts and set the gears (rules.md §1.2 step 1)."""
+    """All gears picked: pay for the shifts and set the gears (docs/rules.md §1.2 step 1)."""
     for car_id in state.order:
         car = state.car(car_id)
         if not car.legend:
@@ -31,8 +31,8 @@ def _close_planning(state: RaceState, out: list[Outcome]) -> RaceState:
 
 
 def _adrenaline_entitled(state: RaceState) -> bool:
-    """rules.md §1.6: the last car in race order (the last two with 5 or more cars in the race);
-    cars already finished count as ahead, so the position counts every starter."""
+    """docs/rules.md §1.6: the last car in race order (the last two with 5 or more cars in the
+    race); cars already finished count as ahead, so the position counts every starter."""
     if not conditions.adrenaline_in_play(state):
         return False
     starters = len(state.cars)
@@ -41,7 +41,8 @@ def _adrenaline_entitled(state: RaceState) -> bool:
 
 
 def _legend_turn(state: RaceState, car: CarState, out: list[Outcome]) -> RaceState:
-    """A Legend's turn (rules.md §2.2): the round's card is drawn when the first Legend acts."""
+    """A Legend's turn (docs/rules.md §2.2): the round's card is drawn when the first Legend
+    acts."""
     card = state.legend_card
     if card is None:
         card, deck = legends.draw(state.deck)
@@ -58,7 +59,7 @@ def _legend_turn(state: RaceState, car: CarState, out: list[Outcome]) -> RaceSta
 
 
 def _clogged_turn(state: RaceState, car: CarState, out: list[Outcome]) -> RaceState:
-    """rules.md §1.5: the car does not move, gets none of steps 4-8, and drops to 1st gear."""
+    """docs/rules.md §1.5: the car does not move, gets none of steps 4-8, and drops to 1st gear."""
     state = state.with_car(evolve(car, gear=1))
     out.append(said(
         "clogged", car.id,
@@ -69,7 +70,7 @@ def _clogged_turn(state: RaceState, car: CarState, out: list[Outcome]) -> RaceSt
 
 
 def _end_round(state: RaceState, out: list[Outcome]) -> RaceState:
-    """rules.md §1.12: finished cars go to the podium in order (furthest past the line first,
+    """docs/rules.md §1.12: finished cars go to the podium in order (furthest past the line first,
     Race Line ahead); the next round's order is recomputed from positions."""
     round_no = state.round + 1
     finishers = sorted(

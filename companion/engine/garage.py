@@ -1,4 +1,4 @@
-"""Garage upgrade and Sponsorship card designs, as data (rules.md §4.2, §3.4).
+"""Garage upgrade and Sponsorship card designs, as data (docs/rules.md §4.2, §3.4).
 
 Each design is a card with a speed (fixed, or a choice for Brakes-like cards), "+" symbols
 (each resolved like a Stress card: flip to a Basic card), and the symbols the engine tracks:
@@ -37,7 +37,7 @@ class Design:
     direct: bool = False
     advanced: bool = False
     sponsor: bool = False
-    """A Sponsorship card: one-time use, removed from the game after play (rules.md §3.4)."""
+    """A Sponsorship card: one-time use, removed from the game after play (docs/rules.md §3.4)."""
     heat_card: bool = False
     """The Garage's Heat card design: one more Heat card in the deck, never played."""
 
@@ -57,7 +57,7 @@ _GAS, _SUSP, _TIRES = N_("Gas Pedal"), N_("Suspension"), N_("Tires")
 _TURBO, _WINGS, _SPONSOR = N_("Turbocharger"), N_("Wings"), N_("Sponsorship")
 
 DESIGNS: Mapping[str, Design] = MappingProxyType({d.id: d for d in (
-    # Basic (rules.md §4.2)
+    # Basic (docs/rules.md §4.2)
     _d("4wd-4", _FWD, 4, plus=1),
     _d("4wd-0-plus3", _FWD, 0, plus=3),
     _d("4wd-0-cool3", _FWD, 0, plus=1, cooldown=3),
@@ -106,7 +106,7 @@ DESIGNS: Mapping[str, Design] = MappingProxyType({d.id: d for d in (
     _d("wings-6", _WINGS, 6, heat=2, limit=3, advanced=True),
     _d("4wd-0-accelerate", _FWD, 0, plus=1, accelerate=1, advanced=True),
     _d("heat", N_("Heat"), (), heat_card=True),
-    # Sponsorship cards (rules.md §3.4): base designs, and Heavy Rain's Mercury air system.
+    # Sponsorship cards (docs/rules.md §3.4): base designs, and Heavy Rain's Mercury air system.
     _d("sponsor-dramdo", _SPONSOR, (1, 2, 3, 4), sponsor=True),
     _d("sponsor-fredo", _SPONSOR, 4, cooldown=2, sponsor=True),
     _d("sponsor-aperault", _SPONSOR, 1, slipstream=2, sponsor=True),

@@ -1,7 +1,7 @@
-"""The Legends: automated cars moved by one shared card per round (rules.md §2).
+"""The Legends: automated cars moved by one shared card per round (docs/rules.md §2).
 
 A Legends card gives each of the six colours a helmet number (its straight-line speed) and a
-diamond (0-3). Movement, from rules.md §2.2 (the BGA implementation; the official text was not
+diamond (0-3). Movement, from docs/rules.md §2.2 (the BGA implementation; the official text was not
 available):
 
 * On the straight (before the Legend Line of the next corner): move the number, unless that would
@@ -11,9 +11,9 @@ available):
   second line instead. Aggressive Legends: starting within the chevron distance of the line, one
   extra line may be crossed (two on a double chevron).
 * When the next Corner Line lies beyond the finish line of the race (the final lap), just move the
-  number (rules.md §2.2 "Final lap").
+  number (docs/rules.md §2.2 "Final lap").
 * The difficulty bonus is added to every helmet number, never to the diamond or the corner move
-  (rules.md §2.4, race-file.md ``legends.bonus``).
+  (docs/rules.md §2.4, docs/race-file.md ``legends.bonus``).
 
 Legends never pay Heat, spin out, take Adrenaline, cool down, boost or slipstream.
 """
@@ -29,7 +29,7 @@ from .state import DeckMode, LegendsDeck, RaceState
 from .track import Corner
 
 # The ten base Legends cards: number per colour, in LEGEND_COLOURS order
-# (black, blue, green, red, grey, yellow). Source: rules.md §2.1 table (BGA LegendCards.php,
+# (black, blue, green, red, grey, yellow). Source: docs/rules.md §2.1 table (BGA LegendCards.php,
 # cross-checked with the fan app card for card). The diamond follows from the number.
 LEGENDS_CARDS: dict[int, tuple[int, int, int, int, int, int]] = {
     1: (16, 18, 15, 13, 14, 11),
@@ -48,7 +48,7 @@ _COLUMN = {"black": 0, "blue": 1, "green": 2, "red": 3, "grey": 4, "yellow": 5}
 
 def diamond_for(number: int) -> int:
     """The card column a helmet number sits in: 10-11 -> 0, 12-14 -> 1, 15-17 -> 2, 18-19 -> 3
-    (rules.md §2.1)."""
+    (docs/rules.md §2.1)."""
     if number <= 11:
         return 0
     if number <= 14:
@@ -66,7 +66,7 @@ def card_entry(card: int, colour: str) -> tuple[int, int]:
 
 def draw(deck: LegendsDeck) -> tuple[int, LegendsDeck]:
     """Draw the next card of a virtual deck: the listed cards first, then seeded shuffles of all
-    ten, reshuffling whenever a shuffle is used up (race-file.md ``legends.cards``)."""
+    ten, reshuffling whenever a shuffle is used up (docs/race-file.md ``legends.cards``)."""
     if deck.listed_next < len(deck.listed):
         card = deck.listed[deck.listed_next]
         return card, evolve(deck, listed_next=deck.listed_next + 1, drawn=deck.drawn + (card,))
@@ -84,7 +84,7 @@ class LegendMove:
 
 
 def _lines_allowed(state: RaceState, corner: Corner, spaces_to_line: int) -> int:
-    """How many Corner Lines a Legend may cross this move (rules.md §2.2 Aggressive Legends:
+    """How many Corner Lines a Legend may cross this move (docs/rules.md §2.2 Aggressive Legends:
     allowed if ``C[k] - s + 1 <= A[k]``)."""
     if not state.deck.aggressive:
         return 1
@@ -106,7 +106,7 @@ def legend_move(state: RaceState, colour: str, distance: int, card: int) -> Lege
     spaces_to_line = line_at - distance
     in_zone = spaces_to_line < track.legend_zone_length(corner)
     if not in_zone:
-        # "B", the straight (rules.md §2.2): the zone is decided first, and the final-lap
+        # "B", the straight (docs/rules.md §2.2): the zone is decided first, and the final-lap
         # exception belongs to the straight only.
         if line_at >= state.finish_distance:
             return LegendMove(
@@ -138,7 +138,7 @@ def legend_move(state: RaceState, colour: str, distance: int, card: int) -> Lege
             )
         # Already at or past its diamond space without being in the corner zone (only possible
         # where the zone is shorter than the diamond): it takes the corner, as a Legend waiting
-        # at its diamond would. Open point in the notes; chosen as the plausible reading.
+        # at its diamond would. Open point: docs/rules-decisions.md #6 (docs/rules.md §8.1).
     move = corner.limit + diamond
     target = distance + move
     allowed = _lines_allowed(state, corner, spaces_to_line)

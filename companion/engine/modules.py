@@ -1,5 +1,5 @@
 """The advanced modules' effects on a race: Championship events, Weather, Road Conditions,
-tournament mode (rules.md §3, §5, §6 and the Garage booklet's variants).
+tournament mode (docs/rules.md §3, §5, §6 and the Garage booklet's variants).
 
 Everything here is data: :class:`RaceModules` says which event, weather token and road-condition
 tokens a race uses, and :func:`effects` turns that into :class:`RaceEffects`, the small set of
@@ -18,7 +18,7 @@ from .explain import N_
 
 
 class Weather(Enum):
-    """The six Weather tokens (rules.md §5; BGA numbering, identified by effect)."""
+    """The six Weather tokens (docs/rules.md §5; BGA numbering, identified by effect)."""
 
     CLOUD = 0
     """Start: remove 1 Stress from your deck. Sector: no Cooldown."""
@@ -35,7 +35,7 @@ class Weather(Enum):
 
 
 class Road(Enum):
-    """The six kinds of Road Condition token (rules.md §5): three on the corner, three on the
+    """The six kinds of Road Condition token (docs/rules.md §5): three on the corner, three on the
     sector after it."""
 
     LIMIT_PLUS = "limit+1"
@@ -51,7 +51,7 @@ class Road(Enum):
 
 
 class Sponsorship(Enum):
-    """What earns a Sponsorship card in a race (rules.md §3.3, §3.4)."""
+    """What earns a Sponsorship card in a race (docs/rules.md §3.3, §3.4)."""
 
     PRESS_CORNER = "press-corner"
     GRANDSTAND = "grandstand"
@@ -62,7 +62,7 @@ class Sponsorship(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """A Championship event card (rules.md §3.3), as data."""
+    """A Championship event card (docs/rules.md §3.3), as data."""
 
     id: str
     title: str
@@ -119,20 +119,20 @@ EVENTS: Mapping[str, Event] = MappingProxyType({e.id: e for e in (
     _event("smile-and-wave", N_("Smile and wave"), press_only_below_limit=True),
     _event("tunnel-vision", N_("Tunnel vision")),
     _event("pressure-cooker", N_("Pressure cooker"), laps=1, heat_lost_per_lap=1),
-    # 1966 (rules.md marks its texts as less certain)
+    # 1966 (docs/rules.md marks its texts as less certain)
     _event("tight-maneuvers", N_("Tight maneuvers"), slipstream_bonus=-1),
     _event("smooth-start", N_("Smooth start")),
     _event("crowd-goes-wild", N_("The crowd goes wild"), triggers=frozenset({Sponsorship.CROWD})),
     _event("consulting-mechanics", N_("Consulting the mechanics"), choose_heat_and_stress=True),
 )})
-"""Every event of rules.md §3.3. Events whose effect is only on what players may discard
+"""Every event of docs/rules.md §3.3. Events whose effect is only on what players may discard
 (chicanes-for-safety, hold-on-tight, tunnel-vision, smooth-start) change nothing the engine
 tracks: the table applies them to the cards in hand."""
 
 
 WEATHER_START: Mapping[Weather, tuple[int, int, int]] = MappingProxyType({
     # (Heat into engine from the supply, Heat out of the engine kept in the deck/discard,
-    #  Stress in deck) — rules.md §5 table.
+    #  Stress in deck) — docs/rules.md §5 table.
     Weather.CLOUD: (0, 0, -1),
     Weather.FOG: (1, 0, 0),
     Weather.STORM: (0, 0, 1),
@@ -144,7 +144,7 @@ WEATHER_START: Mapping[Weather, tuple[int, int, int]] = MappingProxyType({
 
 @dataclass(frozen=True, slots=True)
 class RaceModules:
-    """The modules a race uses (rules.md §3, §5): all optional."""
+    """The modules a race uses (docs/rules.md §3, §5): all optional."""
 
     event: str | None = None
     weather: Weather | None = None

@@ -1,9 +1,9 @@
-"""Where a car ends up: spots, blocking and race order (rules.md §1.3, §1.12).
+"""Where a car ends up: spots, blocking and race order (docs/rules.md §1.3, §1.12).
 
 Each space has two spots, one on the Race Line. A car that stops on a space takes the Race Line
 spot if it is free, otherwise the other one; if both are taken it is blocked and goes to the first
 free spot behind (Race Line spot first). Cars never block passing. The same rule places every
-move: cards, Adrenaline, Boost, Slipstream, spin-outs and Legends (rules.md §1.3, [BGA]).
+move: cards, Adrenaline, Boost, Slipstream, spin-outs and Legends (docs/rules.md §1.3, BGA).
 Spots belong to the physical space, so a car a lap ahead still takes one.
 """
 
@@ -15,7 +15,7 @@ from .state import CarState, RaceState
 
 def occupied_spots(state: RaceState, mover: str) -> dict[int, set[bool]]:
     """Space number -> the spots (True = Race Line) taken by cars on the track other than
-    ``mover``. Cars already on the podium no longer take a spot (rules.md §1.12)."""
+    ``mover``. Cars already on the podium no longer take a spot (docs/rules.md §1.12)."""
     taken: dict[int, set[bool]] = {}
     for car in state.cars:
         if car.on_track and car.id != mover:
@@ -43,13 +43,13 @@ def move_car(state: RaceState, car: CarState, target: int) -> CarState:
 
 
 def race_order_key(car: CarState) -> tuple[int, int]:
-    """Furthest ahead first; on the same space the Race Line spot is ahead (rules.md §1.12)."""
+    """Furthest ahead first; on the same space the Race Line spot is ahead (docs/rules.md §1.12)."""
     return (-car.distance, 0 if car.race_line else 1)
 
 
 def cars_beside_or_ahead(state: RaceState, car: CarState) -> list[CarState]:
     """Cars a slipstream can use: on the same space (the other spot) or on the space directly in
-    front, either spot (rules.md §1.8)."""
+    front, either spot (docs/rules.md §1.8)."""
     here = state.track.space_of(car.distance)
     ahead = state.track.space_of(car.distance + 1)
     return [

@@ -1,8 +1,8 @@
 """The round of a race, step by step: ``validate`` an input, ``apply`` it, get the outcomes.
 
-Sources: rules.md §1 (base rules) and race-file.md (input order and rejections); the checks live
-in ``checks.py``, a human car's turn in ``turn.py``, everything that needs no decision in
-``flow.py``. ``validate`` returns a :class:`Rejection` a player can read, or None; ``apply``
+Sources: docs/rules.md §1 (base rules) and docs/race-file.md (input order and rejections); the
+checks live in ``checks.py``, a human car's turn in ``turn.py``, everything that needs no decision
+in ``flow.py``. ``validate`` returns a :class:`Rejection` a player can read, or None; ``apply``
 trusts that the input was validated and raises :class:`IllegalActionError` (a bug) if it was
 not. After every input the engine plays everything that needs no decision (Legends, clogged
 cars, the end of a round) until a table decision is needed again.

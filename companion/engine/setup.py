@@ -1,4 +1,4 @@
-"""Setting up a race (rules.md §1.1): the grid, each car's Heat, the Legends deck."""
+"""Setting up a race (docs/rules.md §1.1): the grid, each car's Heat, the Legends deck."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ class CarEntry:
     mechanics: int = 0
     """Consulting the mechanics (1966 event): +1 for +1 Heat & +1 Stress, -1 for -1 & -1."""
     upgrades: tuple[str, ...] = ()
-    """Garage upgrade cards by design id (rules.md §4); with upgrades the Starting Upgrades
+    """Garage upgrade cards by design id (docs/rules.md §4); with upgrades the Starting Upgrades
     (0, 5, personal Heat) are not used."""
     sponsor_cards: int = 0
     """Sponsorship cards in hand at the start (drawn for the race, or kept from earlier)."""
@@ -107,7 +107,7 @@ def _problem(setup: RaceSetup) -> Explanation | None:
 
 def _laps(setup: RaceSetup) -> int:
     """The laps raced: the file's or app's explicit count, else the track's adjusted by the
-    event (Drivers' strike -1, Record crowds +1, Pressure cooker +1; rules.md §3.3)."""
+    event (Drivers' strike -1, Record crowds +1, Pressure cooker +1; docs/rules.md §3.3)."""
     if setup.laps is not None:
         return setup.laps
     event = setup.modules.event_card
@@ -115,8 +115,9 @@ def _laps(setup: RaceSetup) -> int:
 
 
 def _starting_car(setup: RaceSetup, entry: CarEntry, position: int) -> CarState:
-    """A car on the grid (rules.md §1.1): Heat in the engine, plus the personal Heat card in the
-    deck; Stress in the deck. Events, weather and the mechanics' choice adjust both (§3.3, §5)."""
+    """A car on the grid (docs/rules.md §1.1): Heat in the engine, plus the personal Heat card in
+    the deck; Stress in the deck. Events, weather and the mechanics' choice adjust both (§3.3,
+    §5)."""
     track = setup.track
     distance, race_line = -(position // 2), position % 2 == 0
     if entry.legend:
@@ -129,7 +130,7 @@ def _starting_car(setup: RaceSetup, entry: CarEntry, position: int) -> CarState:
         engine += event.engine_heat
         stress += event.stress
     engine = max(0, engine)
-    # The personal Heat card is a Starting Upgrade: not in a Garage deck (rules.md §4.1).
+    # The personal Heat card is a Starting Upgrade: not in a Garage deck (docs/rules.md §4.1).
     heat = engine + (0 if entry.upgrades else PERSONAL_HEAT)
     heat += sum(1 for design in entry.upgrades if DESIGNS[design].heat_card)
     weather = setup.modules.weather
@@ -149,8 +150,8 @@ def _starting_car(setup: RaceSetup, entry: CarEntry, position: int) -> CarState:
 
 def start_race(setup: RaceSetup) -> Applied:
     """The race before round 1: cars on the grid in 1st gear, Heat in their engines
-    (rules.md §1.1 steps 2-4; race-file.md grid convention: pole is the last space before the
-    line, Race Line spot; two cars per space)."""
+    (docs/rules.md §1.1 steps 2-4; docs/race-file.md grid convention: pole is the last space before
+    the line, Race Line spot; two cars per space)."""
     problem = _problem(setup)
     if problem is not None:
         raise SetupError(problem)
@@ -179,7 +180,7 @@ def start_race(setup: RaceSetup) -> Applied:
 def fill_grid(
     humans: tuple[CarEntry, ...], legends_count: int, *, seed: int, shuffle: bool = True
 ) -> tuple[CarEntry, ...]:
-    """The grid for a race with Legends (rules.md §2.4): the humans plus ``legends_count``
+    """The grid for a race with Legends (docs/rules.md §2.4): the humans plus ``legends_count``
     Legends in the colours the humans do not use; in a random order drawn from ``seed`` (BGA
     shuffles humans and Legends together), or humans first in the given order then Legends.
     Raises :class:`SetupError` when there are not enough free Legend colours."""

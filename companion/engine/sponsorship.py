@@ -1,6 +1,6 @@
-"""Sponsorship cards earned in a Championship race (rules.md §3.3, §3.4).
+"""Sponsorship cards earned in a Championship race (docs/rules.md §3.3, §3.4).
 
-At the end of a human car's turn, unless it spun out this turn (rules.md §1.10 step 5):
+At the end of a human car's turn, unless it spun out this turn (docs/rules.md §1.10 step 5):
 
 * a Press Corner crossed with the slipstream move, or at a Speed at least 2 over its limit (the
   limit including road conditions), earns a card, one per Press Corner per pass; two with
@@ -11,7 +11,7 @@ At the end of a human car's turn, unless it spun out this turn (rules.md §1.10 
 * "The crowd goes wild": the first two cars across Corner Line B on each lap earn a card.
 
 Legends never earn cards, but they take their place among the first three or first two
-(rules.md §3.3 says so for the crowd event; the grandstand event is read the same way).
+(docs/rules.md §3.3 says so for the crowd event; the grandstand event is read the same way).
 """
 
 from __future__ import annotations

@@ -12,14 +12,15 @@ from .modules import NO_MODULES, RaceModules
 from .track import Track
 
 LEGEND_COLOURS = ("black", "blue", "green", "red", "grey", "yellow")
-"""The six Legend colours: the columns of the Legends cards (race-file.md, rules.md §2.1)."""
+"""The six Legend colours: the columns of the Legends cards (docs/race-file.md, docs/rules.md
+§2.1)."""
 
 HAND_SIZE = 7
-"""Cards in hand after replenishing (rules.md §1.1 step 5, §1.11)."""
+"""Cards in hand after replenishing (docs/rules.md §1.1 step 5, §1.11)."""
 
 PERSONAL_HEAT = 1
-"""The personal Heat card among the Starting Upgrades (rules.md §0): it is in the deck, not the
-engine, so a car owns the track's Heat plus one (race-file.md, ``cars.*.heat``)."""
+"""The personal Heat card among the Starting Upgrades (docs/rules.md §0): it is in the deck, not the
+engine, so a car owns the track's Heat plus one (docs/race-file.md, ``cars.*.heat``)."""
 
 
 class Phase(Enum):
@@ -39,7 +40,7 @@ class DeckMode(Enum):
 
 
 class TurnStage(Enum):
-    """Where a human car is inside its turn (race-file.md, "Order inside a car's turn")."""
+    """Where a human car is inside its turn (docs/race-file.md, "Order inside a car's turn")."""
 
     REVEAL = 0
     MOVED = 1
@@ -68,11 +69,11 @@ class CarState:
     stress_in_deck: int = 0
     """Stress cards shuffled into the deck at the start (track, event, weather)."""
     sponsors: int = 0
-    """Sponsorship cards earned this race (Championship, rules.md §3.4)."""
+    """Sponsorship cards earned this race (Championship, docs/rules.md §3.4)."""
     eliminated: bool = False
     """Out of the race without a place (Title sponsor withdraws: a spin-out eliminates)."""
     upgrades: tuple[str, ...] = ()
-    """Garage upgrade cards in this car's deck, by design id (rules.md §4)."""
+    """Garage upgrade cards in this car's deck, by design id (docs/rules.md §4)."""
     sponsor_cards: int = 0
     """Sponsorship cards the car holds (drawn before the race, earned, not yet played)."""
     on_track: bool = True
@@ -128,7 +129,8 @@ class TurnState:
 
 @dataclass(frozen=True, slots=True)
 class LegendsDeck:
-    """The Legends deck (rules.md §2.1-2.2): one card a round, drawn when the first Legend acts."""
+    """The Legends deck (docs/rules.md §2.1-2.2): one card a round, drawn when the first Legend
+    acts."""
 
     mode: DeckMode = DeckMode.VIRTUAL
     listed: tuple[int, ...] = ()
@@ -138,9 +140,10 @@ class LegendsDeck:
     """What is left of the current seeded shuffle."""
     rng: int = 0
     bonus: int = 0
-    """Difficulty: added to every Legend's straight-line number (rules.md §2.4)."""
+    """Difficulty: added to every Legend's straight-line number (docs/rules.md §2.4)."""
     aggressive: bool = True
-    """Aggressive Legends where the track marks chevrons (rules.md §2.2; option, default on)."""
+    """Aggressive Legends where the track marks chevrons (docs/rules.md §2.2; option, default
+    on)."""
     drawn: tuple[int, ...] = ()
     """Every card drawn so far, in order (exported so a replay is identical)."""
 
@@ -162,7 +165,7 @@ class RaceState:
     planned: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     """Gears chosen so far in the planning phase (steps 1-2); applied when all are chosen."""
     clogged: frozenset[str] = frozenset()
-    """Cars whose hand is full of Heat this round: they will not move (rules.md §1.5)."""
+    """Cars whose hand is full of Heat this round: they will not move (docs/rules.md §1.5)."""
     turn_index: int = 0
     """Index in ``order`` of the car whose turn it is (TURNS phase)."""
     turn: TurnState | None = None

@@ -1,6 +1,6 @@
 """The track as the engine sees it: spaces, corners, and the geometry of a lap.
 
-Conventions (``race-file.md``, "Conventions on the track"):
+Conventions (``docs/race-file.md``, "Conventions on the track"):
 
 * Spaces are numbered ``1..L`` from the finish line; space ``L`` is the last one before it.
 * A corner with ``line_after == c`` has its Corner Line between space ``c`` and ``c + 1``.
@@ -19,21 +19,21 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class Corner:
-    """One Corner Line with its speed limit (rules.md §1.9) and its Legend Line (§2.2)."""
+    """One Corner Line with its speed limit (docs/rules.md §1.9) and its Legend Line (§2.2)."""
 
     line_after: int
     """The Corner Line lies between this space and the next one."""
     limit: int
     """The printed speed limit."""
     legend_line_after: int
-    """The Legend Line lies between this space and the next one (rules.md §2.2)."""
+    """The Legend Line lies between this space and the next one (docs/rules.md §2.2)."""
     aggressive: int = 0
-    """Aggressive Legends (rules.md §2.2): a Legend starting within this many spaces of the line
-    (1 = only the space right before it) may cross one extra Corner Line. 0 = no chevron."""
+    """Aggressive Legends (docs/rules.md §2.2): a Legend starting within this many spaces of the
+    line (1 = only the space right before it) may cross one extra Corner Line. 0 = no chevron."""
     aggressive_double: int = 0
     """Double chevron (Nederland): within this many spaces a Legend may cross two extra lines."""
     chicane_with: int | None = None
-    """``line_after`` of the other Corner Line of a chicane (rules.md §6), or None."""
+    """``line_after`` of the other Corner Line of a chicane (docs/rules.md §6), or None."""
     race_line_lane: int | None = None
     """Which lane (1 or 2) carries the Race Line in the sector after this corner (drawing only)."""
     name: str = ""
@@ -56,7 +56,7 @@ class Track:
     press_corners: tuple[int, ...] = ()
     """``line_after`` of the corners that carry the press-corner letters A, B, C… in order."""
     unverified: tuple[str, ...] = ()
-    """Notes on data the sources flag as unverified; the app shows them (rules.md §6)."""
+    """Notes on data the sources flag as unverified; the app shows them (docs/rules.md §6)."""
 
     def __post_init__(self) -> None:
         # Programming errors only: the loaders validate user data with named fields first.
@@ -89,9 +89,9 @@ class Track:
         """Every Corner Line crossed moving from distance ``start`` to ``end``, in order.
 
         A line after space ``c`` is crossed when the move goes from ``<= c`` to ``> c``
-        (race-file.md). Lines beyond the end of the race are ignored (rules.md §1.9: "Corners after
-        you complete the final lap are ignored"). Returns ``(line distance, corner)`` pairs, where
-        the line distance is the distance of the space just before the line.
+        (docs/race-file.md). Lines beyond the end of the race are ignored (docs/rules.md §1.9:
+        "Corners after you complete the final lap are ignored"). Returns ``(line distance, corner)``
+        pairs, where the line distance is the distance of the space just before the line.
         """
         crossed: list[tuple[int, Corner]] = []
         if end <= start:
@@ -123,7 +123,7 @@ class Track:
         raise ValueError(f"track {self.id} has no corners")
 
     def legend_zone_length(self, corner: Corner) -> int:
-        """How many spaces lie past the Legend Line up to the Corner Line (rules.md §2.2)."""
+        """How many spaces lie past the Legend Line up to the Corner Line (docs/rules.md §2.2)."""
         length = (corner.line_after - corner.legend_line_after) % self.spaces
         return length if length > 0 else self.spaces
 

@@ -1,5 +1,5 @@
 """A human car's turn, steps 3-9: reveal and move, Adrenaline, Cooldown, Boost, Slipstream, then
-the corner checks (rules.md §1.2-1.10; race-file.md "Order inside a car's turn")."""
+the corner checks (docs/rules.md §1.2-1.10; docs/race-file.md "Order inside a car's turn")."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def position_outcome(state: RaceState, car: CarState, target: int) -> Outcome:
 
 def pay_for_shift(state: RaceState, car: CarState, gear: int, out: list[Outcome]) -> RaceState:
     """Step 1: a two-gear shift costs 1 Heat; a downshift from a flooded space 1 more
-    (rules.md §1.2, §6)."""
+    (docs/rules.md §1.2, §6)."""
     cost = shift_cost(state, car, gear)
     if cost:
         out.append(said("shift", car.id,
@@ -68,7 +68,7 @@ def _moved(state: RaceState, car: CarState, target: int, out: list[Outcome]) -> 
 def _check_corners(
     state: RaceState, turn: TurnState, out: list[Outcome]
 ) -> tuple[RaceState, bool]:
-    """Step 7 (rules.md §1.9-1.10): every Corner Line crossed this turn, in order, with Speed =
+    """Step 7 (docs/rules.md §1.9-1.10): every Corner Line crossed this turn, in order, with Speed =
     cards + Stress + Adrenaline + Boost (never Slipstream). Over the limit: pay the difference
     (+1 on an overheat road token); unable to pay: pay all, spin out to the space before that
     line, take Stress (1 in gear 1-2, 2 in gear 3-4), back to 1st gear; later lines are not
@@ -114,7 +114,7 @@ def _check_corners(
 
 def _heat_lost_per_lap(state: RaceState, turn: TurnState, out: list[Outcome]) -> RaceState:
     """Pressure cooker (1965 race 4): each lap completed while still racing removes 1 Heat from
-    the game, from the engine first, else from hand, discard pile or deck (rules.md §3.3).
+    the game, from the engine first, else from hand, discard pile or deck (docs/rules.md §3.3).
     Completing the final lap is finishing, not a lap raced under pressure."""
     event = state.modules.event_card
     if event is None or not event.heat_lost_per_lap:
@@ -168,8 +168,8 @@ _DISCARD_RULES = {
 
 def _discard_reminder(state: RaceState, car: CarState, out: list[Outcome]) -> None:
     """Step 8 is played with the cards in hand, which the engine does not track; where a rule
-    changes it, the table is told (rules.md §6 tunnels override events; §3.3 events). A car
-    that finished skips the discard (rules.md §1.12)."""
+    changes it, the table is told (docs/rules.md §6 tunnels override events; §3.3 events). A car
+    that finished skips the discard (docs/rules.md §1.12)."""
     if car.distance > state.finish_distance:
         return
     if state.track.space_of(car.distance) in state.track.tunnels:

@@ -1,4 +1,4 @@
-"""Race files: ``heat-race/1`` in, ``heat-race-state/1`` out (see ``race-file.md``).
+"""Race files: ``heat-race/1`` in, ``heat-race-state/1`` out (see ``docs/race-file.md``).
 
 A race file holds inputs only; the engine derives everything else. This module turns a file into a
 :class:`RaceSetup` plus one list of engine actions per round, replays it, and writes states. It

@@ -1,5 +1,5 @@
 """Reading race files: the shape of ``heat-race/1`` and ``/2`` documents, checked, into a
-:class:`RaceFile` (race-file.md, docs/race-file-v2.md)."""
+:class:`RaceFile` (docs/race-file.md, docs/race-file-v2.md)."""
 
 from __future__ import annotations
 

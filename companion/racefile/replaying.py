@@ -1,5 +1,5 @@
 """Replaying a race file round by round through the engine; the first input the rules do not
-allow stops it with a one-line reason naming the round and the car (race-file.md)."""
+allow stops it with a one-line reason naming the round and the car (docs/race-file.md)."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def _cards(car: str, inputs: Mapping[str, Any], r: int) -> tuple[CardValue, ...]
 
 def _turn_actions(car: str, inputs: Mapping[str, Any], r: int) -> list[Action]:
     """The engine inputs of one car's turn, in race-file order: move, Adrenaline, (direct
-    plays,) Cooldown, Boost, (Accelerate,) Slipstream, then the corner checks (race-file.md
+    plays,) Cooldown, Boost, (Accelerate,) Slipstream, then the corner checks (docs/race-file.md
     "Order inside a car's turn"; docs/race-file-v2.md)."""
     if "cards" not in inputs:
         raise _say(r, car, "cards: required (or clogged: true)")

@@ -1,5 +1,5 @@
 """Writing: ``heat-race-state/1`` (and ``/2``) documents, and a logged race exported as a race
-file that replays to the same state (race-file.md, docs/race-file-v2.md)."""
+file that replays to the same state (docs/race-file.md, docs/race-file-v2.md)."""
 
 from __future__ import annotations
 

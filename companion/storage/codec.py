@@ -29,7 +29,7 @@ from companion.modules_doc import ModulesError, modules_doc, parse_modules, uses
 from .fold import Event, EventKind
 
 TrackDoc = str | dict[str, Any]
-"""A bundled track id, or an inline track object (race-file.md, "Inline track")."""
+"""A bundled track id, or an inline track object (docs/race-file.md, "Inline track")."""
 
 _SETUP_KEYS = {
     "laps", "seed", "cars", "legend_cards", "legend_bonus", "physical_legends_deck",

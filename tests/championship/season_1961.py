@@ -1,4 +1,4 @@
-"""Generator of the 1961 season race files in ``season-1961/`` (rules.md §3.3).
+"""Generator of the 1961 season race files in ``season-1961/`` (docs/rules.md §3.3).
 
 Two humans (red Ana, green Ben) and two Legends (black, yellow) race Great Britain
 (new-grandstand, Press Corner A), USA (new-speed-record, B) and Italy (drivers-strike, C). Each

@@ -1,4 +1,4 @@
-"""Grid and Garage draft order between races, and the next race's setup (rules.md §3.1, §3.3,
+"""Grid and Garage draft order between races, and the next race's setup (docs/rules.md §3.1, §3.3,
 §4.1)."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_draft_is_reverse_standings_humans_only_first_picker_swaps() -> None:
     with pytest.raises(SeasonError, match="give the grid"):
         season.draft_order()
     first = season.draft_order(("blue", "black", "red", "grey"))
-    assert first.picks == ("red", "blue")  # last human on the grid first (rules.md §4.1)
+    assert first.picks == ("red", "blue")  # last human on the grid first (docs/rules.md §4.1)
     assert first.swap == "red" and first.market == 2 + 3
     season = season.with_result(RaceResult(order=("red", "black", "grey", "blue")))
     draft = season.draft_order()

@@ -1,4 +1,4 @@
-"""Points, event bonuses and standings (rules.md §3.2, §3.3). Expected values are literals."""
+"""Points, event bonuses and standings (docs/rules.md §3.2, §3.3). Expected values are literals."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_place_points_table() -> None:
 
 
 def test_only_two_events_give_points() -> None:
-    # rules.md §3.3: Drivers' strike (winner +2) and Corruption (top 3 +1 each).
+    # docs/rules.md §3.3: Drivers' strike (winner +2) and Corruption (top 3 +1 each).
     with_bonus = {e.id for e in EVENTS.values() if e.winner_bonus or e.top_three_bonus}
     assert with_bonus == {"drivers-strike", "corruption"}
     assert [event_bonus("drivers-strike", p) for p in (1, 2, 3, 4, None)] == [2, 0, 0, 0, 0]
@@ -69,7 +69,7 @@ def test_points_with_bonuses_and_legends() -> None:
     black = season.standings()[0]
     assert [(p.place, p.points, p.bonus, p.total) for p in black.races] == [
         (1, 9, 2, 11), (4, 3, 0, 3)]
-    assert black.car.legend  # Legends score like everyone (rules.md §3.2)
+    assert black.car.legend  # Legends score like everyone (docs/rules.md §3.2)
 
 
 def test_eliminated_and_unfinished_score_nothing() -> None:

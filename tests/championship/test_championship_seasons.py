@@ -1,4 +1,4 @@
-"""The official seasons as data (rules.md §3.3) and custom season validation."""
+"""The official seasons as data (docs/rules.md §3.3) and custom season validation."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from companion.championship import (
 )
 from companion.engine.modules import EVENTS
 
-# rules.md §3.3, copied by hand from the table: (track, event, sponsors drawn, press letters).
+# docs/rules.md §3.3, copied by hand from the table: (track, event, sponsors drawn, press letters).
 TABLE = {
     "1961": [("great-britain", "new-grandstand", 2, "A"), ("usa", "new-speed-record", 1, "B"),
              ("italy", "drivers-strike", 1, "C")],
@@ -64,7 +64,7 @@ def test_1966_is_marked_unverified_and_germany_unplayable() -> None:
 def test_press_letters_of_the_expansion_seasons() -> None:
     # Japan B, C = second and third press corner (chicane 10/12 counts once, at 12).
     assert press_lines(tracks.load_track("japan"), ("B", "C")) == (18, 45)
-    # España uses its own list (rules.md §6): A, C at 15 and 65.
+    # España uses its own list (docs/rules.md §6): A, C at 15 and 65.
     assert press_lines(tracks.load_track("espana"), ("A", "C")) == (15, 65)
 
 

@@ -1,11 +1,11 @@
 """Shared race helpers for the engine tests: a simulated base deck, two drivers, a race runner,
 the hypothesis strategies for random races, and the generator of the solo race files.
 
-A human car is played from a simulated base deck (rules.md §0, §1.1): the 12 Basic cards (three
+A human car is played from a simulated base deck (docs/rules.md §0, §1.1): the 12 Basic cards (three
 each of 1-4), the Starting Upgrades 0, 5 and the personal Heat card, and the track's Stress cards;
 hand of 7, Stress resolved by flipping to the next Basic card, replenish at the end of the round,
-the discard pile reshuffled when the draw pile runs out (rules.md §1.4, §1.11). The engine only
-sees what a table would enter (race-file.md inputs); the simulation keeps the hand honest, so
+the discard pile reshuffled when the draw pile runs out (docs/rules.md §1.4, §1.11). The engine only
+sees what a table would enter (docs/race-file.md inputs); the simulation keeps the hand honest, so
 every input is one a real deck can produce.
 
 Randomness comes from ``companion.engine.rng`` (SplitMix64), so a generated race is the same on
@@ -88,7 +88,7 @@ class Rand:
 
 
 def base_deck(track: Track) -> list[Card]:
-    """A driver's starting deck (rules.md §0, §1.1 step 3)."""
+    """A driver's starting deck (docs/rules.md §0, §1.1 step 3)."""
     deck: list[Card] = [1, 2, 3, 4] * 3
     return deck + [0, 5, HEAT] + [STRESS] * track.stress
 
@@ -116,7 +116,7 @@ class DeckSim:
         return self.draw_pile.pop()
 
     def flip_basic(self) -> int:
-        """Flip until a Basic card 1-4 shows (rules.md §1.4); the others go to the discard."""
+        """Flip until a Basic card 1-4 shows (docs/rules.md §1.4); the others go to the discard."""
         for _ in range(200):
             card = self._draw_one()
             if isinstance(card, int) and 1 <= card <= 4:
@@ -150,7 +150,7 @@ class DeckSim:
         self.discard.extend([HEAT] * (count - already))
 
     def pay_before_flip(self) -> None:
-        """Boost: the Heat card goes to the discard pile before the flip (rules.md §1.7)."""
+        """Boost: the Heat card goes to the discard pile before the flip (docs/rules.md §1.7)."""
         self.discard.append(HEAT)
         self.prepaid += 1
 
@@ -166,13 +166,13 @@ class DeckSim:
 
 
 def heat_owed(state: RaceState, start: int, end: int, speed: int) -> int:
-    """Heat the corner check would ask for (rules.md §1.9), all corners paid."""
+    """Heat the corner check would ask for (docs/rules.md §1.9), all corners paid."""
     lines = state.track.corner_lines_between(start, end, state.laps)
     return sum(max(0, speed - corner.limit) for _, corner in lines)
 
 
 def gear_cost(state: RaceState, car_id: str, gear: int) -> int | None:
-    """Heat a shift to ``gear`` costs this round, None if impossible (rules.md §1.2 step 1: one
+    """Heat a shift to ``gear`` costs this round, None if impossible (docs/rules.md §1.2 step 1: one
     step free, two steps 1 Heat, three never; §6 flooded spaces: a car that starts the round on
     one pays 1 more Heat to shift down)."""
     car = state.car(car_id)
@@ -206,7 +206,7 @@ def _clogged_plan(state: RaceState, car_id: str, sim: DeckSim) -> Plan | None:
     gears = legal_gears(state, car_id)
     if any(len(sim.playable()) >= g for g in gears):
         return None
-    # rules.md §1.5: play every non-Heat card and make up the count with Heat, in the lowest
+    # docs/rules.md §1.5: play every non-Heat card and make up the count with Heat, in the lowest
     # gear the driver can shift to.
     gear = min(gears)
     filler = [HEAT] * (gear - len(sim.playable()))
@@ -279,7 +279,7 @@ class SensibleDriver:
 
 class HotDriver(SensibleDriver):
     """Burns Heat: never cools down and boosts whenever it can pay for the corners, so Heat
-    piles up in the hand and clogged hands happen (rules.md §1.5)."""
+    piles up in the hand and clogged hands happen (docs/rules.md §1.5)."""
 
     def cooldown(self, state: RaceState, car_id: str, sim: DeckSim) -> int:
         return 0
@@ -437,7 +437,7 @@ class _Runner:
             entry["cooldown"] = amount
             self.step(Cooldown(car_id, amount))
         if self.state.car(car_id).engine > 0 and driver.boost(self.state, car_id, sim):
-            # Pay first, then flip (rules.md §1.7); the engine is told the value.
+            # Pay first, then flip (docs/rules.md §1.7); the engine is told the value.
             sim.pay_before_flip()
             value = sim.flip_basic()
             entry["boost"] = value
@@ -448,7 +448,7 @@ class _Runner:
             entry["slipstream"] = True
             self.step(Slipstream(car_id))
         # Step 8 (the engine is not told): a car that crossed the finish line skips it, and no
-        # card is discarded on a tunnel space (rules.md §6, España).
+        # card is discarded on a tunnel space (docs/rules.md §6, España).
         car = self.state.car(car_id)
         space = self.state.track.space_of(car.distance)
         if car.distance <= self.state.finish_distance and space not in self.state.track.tunnels:
@@ -526,7 +526,7 @@ def race_document(
 
 @st.composite
 def inline_tracks(draw: st.DrawFn) -> dict[str, Any]:
-    """A small valid inline track (race-file.md "Inline track"), zones may wrap the line."""
+    """A small valid inline track (docs/race-file.md "Inline track"), zones may wrap the line."""
     spaces = draw(st.integers(12, 36))
     lines = draw(st.lists(st.integers(1, spaces - 1), min_size=1, max_size=4, unique=True))
     corners = []

@@ -1,4 +1,4 @@
-"""The single-race Garage draft (rules.md §4.1; deck sizes rules.md §0)."""
+"""The single-race Garage draft (docs/rules.md §4.1; deck sizes docs/rules.md §0)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from companion.engine.draft import deal_random, pick, pick_problem, start_draft,
 
 
 def test_deck_sizes_match_the_box() -> None:
-    """rules.md §0: 34 Basic + 62 Advanced Upgrade cards (16 and 30 designs twice, plus two Heat
-    cards in each)."""
+    """docs/rules.md §0: 34 Basic + 62 Advanced Upgrade cards (16 and 30 designs twice, plus two
+    Heat cards in each)."""
     assert len(upgrade_deck(basic=True)) == 34
     assert len(upgrade_deck(basic=False, advanced=True)) == 62
     assert len(upgrade_deck(basic=True, advanced=True)) == 96
@@ -64,7 +64,7 @@ def test_random_deal_gives_three_distinct_cards_each() -> None:
 
 
 def test_championship_round_excludes_cards_already_drafted() -> None:
-    """rules.md §3.1: one round of players + 3 cards before each race, in the season's pick
+    """docs/rules.md §3.1: one round of players + 3 cards before each race, in the season's pick
     order; cards drafted in earlier races are out of the deck (one copy each)."""
     from companion.engine.draft import round_pick, start_round_draft
 

@@ -1,4 +1,4 @@
-"""The engine and the replay path need the standard library only (race-file.md: "Replaying must
+"""The engine and the replay path need the standard library only (docs/race-file.md: "Replaying must
 need the standard library only (no Kivy, GPIO or serial import on that path)")."""
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def test_engine_imports_only_the_standard_library_and_itself() -> None:
 
 
 def test_replay_path_imports_only_the_standard_library_engine_and_tracks() -> None:
-    """race-file.md: replaying needs the standard library only; companion.racefile (with its
+    """docs/race-file.md: replaying needs the standard library only; companion.racefile (with its
     heat-race/2 modules reader) and the tracks package may use the engine and each other."""
     paths = [*sorted((ROOT / "companion" / "racefile").glob("*.py")),
              ROOT / "companion" / "modules_doc.py",

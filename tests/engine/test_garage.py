@@ -1,6 +1,6 @@
-"""Garage upgrade and Sponsorship cards (rules.md §4.1-4.2, §3.4; heat-race/2).
+"""Garage upgrade and Sponsorship cards (docs/rules.md §4.1-4.4, §3.4; heat-race/2).
 
-The expected effect of every design is written out here from the rules.md §4.2 list, separately
+The expected effect of every design is written out here from the docs/rules.md §4.2 list, separately
 from the engine's own table, and each design is then played through the engine.
 """
 
@@ -34,7 +34,7 @@ from companion.engine import (
 from companion.engine.garage import DESIGNS
 
 # design -> (speed or choices, "+", heat, cooldown+super cool, slipstream, limit, accelerate),
-# transcribed from rules.md §4.2 (Basic, Advanced) and §3.4 (Sponsorship cards).
+# transcribed from docs/rules.md §4.2 (Basic, Advanced) and §3.4 (Sponsorship cards).
 EXPECTED: dict[str, tuple[tuple[int, ...], int, int, int, int, int, int]] = {
     "4wd-4": ((4,), 1, 0, 0, 0, 0, 0),
     "4wd-0-plus3": ((0,), 3, 0, 0, 0, 0, 0),
@@ -142,13 +142,13 @@ def test_design_effect(design: str) -> None:
     assert turn.accelerate == accelerate
     assert turn.plus_resolved == plus
     if DESIGNS[design].sponsor:
-        assert moved.sponsor_cards == 0  # one-time use (rules.md §3.4)
+        assert moved.sponsor_cards == 0  # one-time use (docs/rules.md §3.4)
     # Cooldown available now: 3 in 1st gear (red leads, no Adrenaline) + the card's.
     assert cooldown_limit(after, moved) == min(3 + cooldown, moved.heat - moved.engine)
 
 
 def test_garage_deck_has_no_starting_upgrades() -> None:
-    """rules.md §4.1: with the Garage the Starting Upgrades (0, 5, personal Heat) are not used:
+    """docs/rules.md §4.1: with the Garage the Starting Upgrades (0, 5, personal Heat) are not used:
     the car owns only the track's Heat, and cannot reveal a 5."""
     state = race_with("body-3")
     assert state.car("red").heat == 6 and state.car("blue").heat == 7
@@ -183,7 +183,7 @@ def test_plus_symbols_need_their_flips() -> None:
 
 
 def test_unpayable_card_resolves_as_stress() -> None:
-    """rules.md §1.5 (official clarification): a card whose Heat cannot be paid resolves as a
+    """docs/rules.md §4.4 (official clarification): a card whose Heat cannot be paid resolves as a
     Stress card: the Basic card flipped for it counts instead, and none of its symbols."""
     state = race_with("wings-6")
     state = state.with_car(replace(state.car("red"), engine=1))
@@ -261,7 +261,7 @@ def test_upgrades_replay_from_a_heat_race_2_file() -> None:
 
 
 def test_gas_pedal_direct_play_during_react() -> None:
-    """rules.md §4.1 Direct play: a Gas Pedal card from hand during React, as if played: its
+    """docs/rules.md §4.3 Direct play: a Gas Pedal card from hand during React, as if played: its
     speed moves the car and counts for corners, its Heat is paid, its Cooldown usable."""
     state = race_with("gas-4", others=("gas-2",))
     state = ok(state, Reveal("red", (1,)))

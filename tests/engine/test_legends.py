@@ -1,4 +1,4 @@
-"""Legend movement, the Legends deck and Legends in the race (rules.md §2).
+"""Legend movement, the Legends deck and Legends in the race (docs/rules.md §2).
 
 Every position below is a *distance* (``companion.engine.track``): on lap 1 the distance is the
 space number, space ``s`` of lap 2 is ``L + s``, the grid is 0 and below. The states are built
@@ -43,8 +43,8 @@ from companion.engine import (
 )
 from companion.engine.placement import race_order_key
 
-# rules.md §2.1, the 10 base Legends cards as "number/diamond" per colour
-# (Black, Blue, Green, Red, Gray, Yellow). Copied from the notes, independently of the engine.
+# docs/rules.md §2.1, the 10 base Legends cards as "number/diamond" per colour
+# (Black, Blue, Green, Red, Gray, Yellow). Copied from docs/rules.md, independently of the engine.
 RULES_TABLE = {
     1: "16/2 18/3 15/2 13/1 14/1 11/0",
     2: "18/3 16/2 12/1 17/2 19/3 13/1",
@@ -66,7 +66,7 @@ def table_entry(card: int, colour: str) -> tuple[int, int]:
 
 
 def card_giving(colour: str, number: int) -> int:
-    """The Legends card that gives ``colour`` this helmet number (rules.md §2.1 table)."""
+    """The Legends card that gives ``colour`` this helmet number (docs/rules.md §2.1 table)."""
     (card,) = [c for c in RULES_TABLE if table_entry(c, colour)[0] == number]
     return card
 
@@ -126,11 +126,11 @@ def ok(state: RaceState, action: Any) -> RaceState:
     return result.state
 
 
-# --- the Legends cards (rules.md §2.1) ------------------------------------------------------
+# --- the Legends cards (docs/rules.md §2.1) ------------------------------------------------------
 
 
 def test_engine_cards_are_the_rules_table() -> None:
-    """rules.md §2.1 table (BGA LegendCards.php, cross-checked with the fan app)."""
+    """docs/rules.md §2.1 table (BGA LegendCards.php, cross-checked with the fan app)."""
     assert sorted(legends.LEGENDS_CARDS) == list(range(1, 11))
     for card in RULES_TABLE:
         for colour in TABLE_COLOURS:
@@ -139,13 +139,13 @@ def test_engine_cards_are_the_rules_table() -> None:
 
 @pytest.mark.parametrize("colour", LEGEND_COLOURS)
 def test_each_colour_gets_every_value_once_over_the_ten_cards(colour: str) -> None:
-    """rules.md §2.1: "across the 10 cards each colour gets every value 10-19 exactly once"."""
+    """docs/rules.md §2.1: across the ten cards each colour gets every number 10-19 once."""
     numbers = [legends.card_entry(card, colour)[0] for card in range(1, 11)]
     assert sorted(numbers) == list(range(10, 20))
 
 
 def test_every_card_gives_each_colour_one_number() -> None:
-    """rules.md §2.1: "Every card gives each of the 6 colours exactly one number"."""
+    """docs/rules.md §2.1: a card gives each of the six colours one helmet number."""
     for card, numbers in legends.LEGENDS_CARDS.items():
         assert len(numbers) == len(LEGEND_COLOURS), card
 
@@ -155,24 +155,24 @@ def test_every_card_gives_each_colour_one_number() -> None:
     [(10, 0), (11, 0), (12, 1), (13, 1), (14, 1), (15, 2), (16, 2), (17, 2), (18, 3), (19, 3)],
 )
 def test_diamond_follows_from_the_number(number: int, diamond: int) -> None:
-    """rules.md §2.1: "10-11 -> diamond 0, 12-14 -> 1, 15-17 -> 2, 18-19 -> 3"."""
+    """docs/rules.md §2.1: 10-11 -> diamond 0, 12-14 -> 1, 15-17 -> 2, 18-19 -> 3."""
     assert legends.diamond_for(number) == diamond
     colour = "green"
     assert legends.card_entry(card_giving(colour, number), colour) == (number, diamond)
 
 
-# --- movement on the straight (rules.md §2.2 branch "B") ------------------------------------
+# --- movement on the straight (docs/rules.md §2.2 branch "B") ------------------------------------
 
 
 def test_straight_move_is_the_helmet_number() -> None:
-    """rules.md §2.3 example 1: USA, Green on 14, card 3 gives 10/0; 14 + 10 = 24 <= 33."""
+    """docs/rules.md §2.3 example 1: USA, Green on 14, card 3 gives 10/0; 14 + 10 = 24 <= 33."""
     assert aim("usa", "green", 14, 3) == 24
     assert after_round("usa", "green", 14, 3) == 24
 
 
 def test_straight_move_may_end_on_the_space_before_the_corner_line() -> None:
-    """rules.md §2.2: move N "if s + N <= C[k]" (the move does not cross corner k): USA corner 2
-    is after 33; green 10 from 23 ends exactly on 33."""
+    """docs/rules.md §2.2: move N if s + N <= C[k] (the move does not cross corner k): USA corner
+    2 is after 33; green 10 from 23 ends exactly on 33."""
     assert aim("usa", "green", 23, card_giving("green", 10)) == 33
 
 
@@ -183,7 +183,7 @@ def test_straight_move_may_end_on_the_space_before_the_corner_line() -> None:
 def test_straight_stops_diamond_short_of_the_corner(
     number: int, start: int, diamond: int, stop: int
 ) -> None:
-    """rules.md §2.2 "B": a number that would cross corner k stops on C[k] - D ("D = 0 -> the
+    """docs/rules.md §2.2 "B": a number that would cross corner k stops on C[k] - D ("D = 0 -> the
     space right before the Corner Line"). USA corner 2: line after 33."""
     card = card_giving("green", number)
     assert table_entry(card, "green") == (number, diamond)
@@ -193,12 +193,13 @@ def test_straight_stops_diamond_short_of_the_corner(
 
 
 def test_worked_example_2_stops_three_short() -> None:
-    """rules.md §2.3 example 2: Green on 24, card 4 gives 18/3: 42 > 33, stop on 33 - 3 = 30."""
+    """docs/rules.md §2.3 example 2: Green on 24, card 4 gives 18/3: 42 > 33, stop on 33 - 3 =
+    30."""
     assert aim("usa", "green", 24, 4) == 30
 
 
 def test_straight_at_or_past_its_diamond_takes_the_corner() -> None:
-    """Open point (rules.md §8.1; legends.py "Already at or past its diamond space"): South
+    """Open point (docs/rules.md §8.1; legends.py "Already at or past its diamond space"): South
     Africa corner 3 (line after 24, limit 2, Legend Line after 22) has a 2-space zone, so a Legend
     on 22 with diamond 2 or 3 is on or past its stop space: it takes the corner, limit + diamond,
     instead of standing still or going backwards (the BGA "101 spaces" wrap bug 190947)."""
@@ -208,24 +209,24 @@ def test_straight_at_or_past_its_diamond_takes_the_corner() -> None:
     assert aim("south-africa", "green", 22, card_giving("green", 13)) == 23
 
 
-# --- the corner zone (rules.md §2.2 branch "A") ---------------------------------------------
+# --- the corner zone (docs/rules.md §2.2 branch "A") ---------------------------------------------
 
 
 def test_worked_example_3_corner_zone_moves_limit_plus_diamond() -> None:
-    """rules.md §2.3 example 3: Green on 30 (in 28..33), card 7 gives 19/3: 3 + 3 = 6 -> 36."""
+    """docs/rules.md §2.3 example 3: Green on 30 (in 28..33), card 7 gives 19/3: 3 + 3 = 6 -> 36."""
     assert aim("usa", "green", 30, 7) == 36
     assert after_round("usa", "green", 30, 7) == 36
 
 
 @pytest.mark.parametrize(("number", "diamond"), [(10, 0), (12, 1), (15, 2), (18, 3)])
 def test_corner_zone_ignores_the_number(number: int, diamond: int) -> None:
-    """rules.md §2.2 "A": in the corner zone "move = S[k] + D": USA corner 2, limit 3; from 28
+    """docs/rules.md §2.2 "A": in the corner zone "move = S[k] + D": USA corner 2, limit 3; from 28
     the move is 3 + D whatever the helmet number."""
     assert aim("usa", "green", 28, card_giving("green", number)) == 28 + 3 + diamond
 
 
 def test_first_space_after_the_legend_line_is_in_the_zone() -> None:
-    """rules.md §2.2: "inCornerZone = s is on one of the spaces L[k]+1 .. C[k]"; BGA fix 98944:
+    """docs/rules.md §2.2: the corner zone is the spaces L[k]+1 .. C[k]; BGA fix 98944:
     the first space after the Legend Line is already in the corner zone. USA corner 2: Legend Line
     after 27. Card 3 gives green 10/0."""
     assert aim("usa", "green", 28, 3) == 28 + 3  # zone: limit 3 + diamond 0
@@ -233,15 +234,15 @@ def test_first_space_after_the_legend_line_is_in_the_zone() -> None:
 
 
 def test_the_legend_line_space_itself_is_not_in_the_zone() -> None:
-    """rules.md §2.2: the zone starts at L[k] + 1, so a Legend on L[k] (USA 27) is on the
+    """docs/rules.md §2.2: the zone starts at L[k] + 1, so a Legend on L[k] (USA 27) is on the
     straight: 27 + 10 = 37 would cross the line after 33, so it stops on 33 - 0."""
     assert aim("usa", "green", 27, 3) == 33
 
 
 def test_worked_example_4_never_more_than_one_corner_line() -> None:
-    """rules.md §2.3 example 4: Great Britain, Legend on 29, corner 2 after 30 (limit 6), corner 3
-    after 37. Diamond 3: 6 + 3 = 9 would reach 38 across two lines, so it stops on 37 (BGA fix
-    107185 "Legend clearing two corners")."""
+    """docs/rules.md §2.3 example 4: Great Britain, Legend on 29, corner 2 after 30 (limit 6),
+    corner 3 after 37. Diamond 3: 6 + 3 = 9 would reach 38 across two lines, so it stops on 37 (BGA
+    fix 107185 "Legend clearing two corners")."""
     card = card_giving("green", 18)
     assert aim("great-britain", "green", 29, card, aggressive=False) == 37
     assert after_round("great-britain", "green", 29, card, aggressive=False) == 37
@@ -250,8 +251,8 @@ def test_worked_example_4_never_more_than_one_corner_line() -> None:
 
 
 def test_aggressive_legends_cross_a_second_line_from_the_chevron() -> None:
-    """rules.md §2.2 Aggressive Legends / §2.3 example 4: GB corner 2 has a chevron at distance 1
-    (space 30): starting there, a Legend may cross one extra line: 30 + 9 = 39, across the lines
+    """docs/rules.md §2.2 Aggressive Legends / §2.3 example 4: GB corner 2 has a chevron at distance
+    1 (space 30): starting there, a Legend may cross one extra line: 30 + 9 = 39, across the lines
     after 30 and 37. With the option off it stops on 37."""
     card = card_giving("green", 18)
     assert aim("great-britain", "green", 30, card, aggressive=True) == 39
@@ -260,16 +261,16 @@ def test_aggressive_legends_cross_a_second_line_from_the_chevron() -> None:
 
 
 def test_aggressive_option_is_on_by_default() -> None:
-    """rules.md §2.2: "Aggressive Legends (BGA option, default ON since 2024)"."""
+    """docs/rules.md §2.2: Aggressive Legends are on by default (a BGA option since 2024)."""
     setup = RaceSetup(track=track("great-britain"), cars=(CarEntry("green", legend=True),))
     assert setup.aggressive_legends is True
     assert start_race(setup).state.deck.aggressive is True
 
 
 def test_nederland_double_chevron_allows_three_lines() -> None:
-    """rules.md §2.2: "two extra on Nederland's double chevron"; §6 Nederland corner 1: line after
-    9, limit 5, aggressive 3, double 1; then lines after 13 (chicane) and 16. From 9 with diamond
-    3: 5 + 3 = 8 -> 17, across 9, 13 and 16."""
+    """docs/rules.md §2.2: two extra lines within Nederland's double chevron; §6.3 Nederland corner
+    1: line after 9, limit 5, aggressive 3, double 1; then lines after 13 (chicane) and 16. From 9
+    with diamond 3: 5 + 3 = 8 -> 17, across 9, 13 and 16."""
     board = track("nederland")
     first = board.corners[0]
     assert (first.line_after, first.aggressive, first.aggressive_double) == (9, 3, 1)
@@ -279,7 +280,7 @@ def test_nederland_double_chevron_allows_three_lines() -> None:
 
 
 def test_single_chevron_distance_allows_only_one_extra_line() -> None:
-    """rules.md §2.2 data terms: allowed if C[k] - s + 1 <= A[k]; double chevron within
+    """docs/rules.md §2.2 data terms: allowed if C[k] - s + 1 <= A[k]; double chevron within
     aggressive_double. Inline track, lines after 10, 12, 14; corner 1 limit 5, chevrons 3 and 1.
     From 9 (distance 2: single chevron) the Legend crosses 10 and 12, stops on 14; from 10 it
     crosses all three."""
@@ -300,12 +301,12 @@ def test_single_chevron_distance_allows_only_one_extra_line() -> None:
     assert aim(board, "green", 10, card, aggressive=False) == 12
 
 
-# --- chicanes (rules.md §6 expansion tracks; BGA bug 193578) --------------------------------
+# --- chicanes (docs/rules.md §6 expansion tracks; BGA bug 193578) --------------------------------
 
 
 def test_japan_chicane_10_12() -> None:
-    """rules.md §6 Japan: 10:4:3 (aggr 3) and 12:4:10 (chicane). A Legend in corner 1's zone with
-    limit 4 + diamond 3 stops before the second chicane line unless the chevron allows both."""
+    """docs/rules.md §6 Japan: 10:4:3 (aggr 3) and 12:4:10 (chicane). A Legend in corner 1's zone
+    with limit 4 + diamond 3 stops before the second chicane line unless the chevron allows both."""
     card = card_giving("green", 18)
     assert aim("japan", "green", 5, card) == 12  # 5 + 7 = 12: only the line after 10
     assert aim("japan", "green", 6, card) == 12  # 13 would cross 10 and 12
@@ -316,7 +317,7 @@ def test_japan_chicane_10_12() -> None:
 
 
 def test_mexico_chicane_50_51() -> None:
-    """rules.md §6 Mexico: 50:2:45 (aggr 3) and 51:2:50 (chicane)."""
+    """docs/rules.md §6 Mexico: 50:2:45 (aggr 3) and 51:2:50 (chicane)."""
     card = card_giving("green", 18)
     assert aim("mexico", "green", 46, card) == 51  # 46 + 5 = 51: only the line after 50
     assert aim("mexico", "green", 47, card) == 51  # 52 would cross 50 and 51
@@ -326,7 +327,7 @@ def test_mexico_chicane_50_51() -> None:
 
 
 def test_espana_chicane_29_32() -> None:
-    """rules.md §6 España: 29:4:22 (a3) and 32:4:22 (chicane): both Legend Lines after 22."""
+    """docs/rules.md §6 España: 29:4:22 (a3) and 32:4:22 (chicane): both Legend Lines after 22."""
     card = card_giving("green", 18)
     assert aim("espana", "green", 23, card) == 30
     assert aim("espana", "green", 26, card) == 32  # 33 would cross 29 and 32
@@ -337,7 +338,7 @@ def test_espana_chicane_29_32() -> None:
 
 
 def test_espana_chicane_95_98() -> None:
-    """rules.md §6 España: 95:4:92 (a3), 98:4:95 (chicane, a1), 103:3:98."""
+    """docs/rules.md §6 España: 95:4:92 (a3), 98:4:95 (chicane, a1), 103:3:98."""
     card = card_giving("green", 18)
     assert aim("espana", "green", 93, card) == 100  # chevron: both chicane lines
     assert aim("espana", "green", 93, card, aggressive=False) == 98
@@ -358,7 +359,7 @@ WRAP = {
 
 
 def test_corner_zone_wraps_past_the_finish_line() -> None:
-    """rules.md §2.2: the zone is L[k]+1 .. C[k] "modulo track length"; BGA bug 190947 (wrap
+    """docs/rules.md §2.2: the zone is L[k]+1 .. C[k] modulo the track length; BGA bug 190947 (wrap
     around). Inline 30-space track, Legend Line after 26, Corner Line after 3 (limit 3): the zone
     is 27..30 and 1..3 of the next lap. Not the final lap (2 laps)."""
     board = tracks.track_from_dict(WRAP)
@@ -375,15 +376,15 @@ def test_corner_zone_wraps_past_the_finish_line() -> None:
 
 
 def test_corner_zone_wrapping_includes_the_grid() -> None:
-    """rules.md §2.2 zone modulo the track length; race-file.md: pole is space L on the grid.
-    On the wrap track the pole (distance 0 = space 30) is in the zone of the line after 3."""
+    """docs/rules.md §2.2 zone modulo the track length; docs/race-file.md: pole is space L on the
+    grid. On the wrap track the pole (distance 0 = space 30) is in the zone of the line after 3."""
     board = tracks.track_from_dict(WRAP)
     card = card_giving("green", 18)
     assert aim(board, "green", 0, card) == 0 + 3 + 3
 
 
 def test_final_lap_wrapping_zone_still_takes_the_corner() -> None:
-    """rules.md §2.2 pseudo-code: the corner-zone branch "A" (move S[k] + D) is decided first;
+    """docs/rules.md §2.2: the corner-zone branch "A" (move S[k] + D) is decided first;
     the final-lap exception "(final lap and the finish line comes before corner k): move = N" is
     part of the straight branch "B" only (as in BGA LegendTrait). On the last lap of the wrap
     track a Legend on 27 is in the zone of the line after 3 (beyond the finish), so it moves
@@ -394,7 +395,7 @@ def test_final_lap_wrapping_zone_still_takes_the_corner() -> None:
 
 
 def test_final_lap_moves_the_number_across_the_finish() -> None:
-    """rules.md §2.3 example 5: USA final lap, Legend on 60; the next corner (after 12) lies
+    """docs/rules.md §2.3 example 5: USA final lap, Legend on 60; the next corner (after 12) lies
     beyond the finish line (after 69), so it just moves its number: 15 -> 75, finished."""
     card = card_giving("green", 15)
     assert aim("usa", "green", 60, card, laps=1) == 75
@@ -405,7 +406,7 @@ def test_final_lap_moves_the_number_across_the_finish() -> None:
 
 
 def test_final_lap_exception_vs_the_same_space_on_a_non_final_lap() -> None:
-    """rules.md §2.2 "B": "(final lap and the finish line comes before corner k): move = N".
+    """docs/rules.md §2.2 "B": "(final lap and the finish line comes before corner k): move = N".
     USA space 60 with card 7 (green 19/3) plus bonus 5 = 24: on the final lap 60 + 24 = 84;
     with a lap to go the line after 12 of lap 2 (distance 81) is corner k, so it stops on
     81 - 3 = 78 (space 9 of lap 2)."""
@@ -417,9 +418,9 @@ def test_final_lap_exception_vs_the_same_space_on_a_non_final_lap() -> None:
 
 
 def test_corner_lines_beyond_the_finish_are_ignored_in_the_corner_zone() -> None:
-    """rules.md §2.2 "Corners beyond the end of the race are ignored" (§1.9). Inline track with
-    lines after 3 and 28 (limit 5): from 27 with diamond 3 the move of 8 crosses the line after 28
-    and then the line after 3 of lap 2. On the final lap that second line is past the finish and
+    """docs/rules.md §2.2: Corner Lines after the end of the race are ignored (§1.9). Inline track
+    with lines after 3 and 28 (limit 5): from 27 with diamond 3 the move of 8 crosses the line after
+    28 and then the line after 3 of lap 2. On the final lap that second line is past the finish and
     does not count (-> 35); with a lap to go it stops on the space before it (distance 33)."""
     board = tracks.track_from_dict({
         "id": "late-corner", "spaces": 30, "laps": 1, "heat": 6, "stress": 3,
@@ -433,24 +434,24 @@ def test_corner_lines_beyond_the_finish_are_ignored_in_the_corner_zone() -> None
     assert aim(board, "green", 27, card, laps=2) == 33
 
 
-# --- difficulty bonus (rules.md §2.4) -------------------------------------------------------
+# --- difficulty bonus (docs/rules.md §2.4) -------------------------------------------------------
 
 
 def test_bonus_is_added_to_the_number_on_the_straight() -> None:
-    """rules.md §2.4 "add +1 ... +6 to every helmet number (diamond unchanged)"; race-file.md
-    legends.bonus. USA 14, card 3 (green 10) + 3 = 13 -> 27."""
+    """docs/rules.md §2.4: a bonus on every helmet number, never on the diamond (BGA +1 to +6);
+    docs/race-file.md legends.bonus. USA 14, card 3 (green 10) + 3 = 13 -> 27."""
     assert aim("usa", "green", 14, 3, bonus=3) == 27
     assert after_round("usa", "green", 14, 3, bonus=3) == 27
 
 
 def test_bonus_keeps_the_diamond_of_the_printed_number() -> None:
-    """rules.md §2.4 (diamond unchanged): green 10/0 + bonus 4 = 14 from 20 crosses 33, and stops
-    diamond 0 short (33), not diamond 1 (the column of a printed 14)."""
+    """docs/rules.md §2.4 (diamond unchanged): green 10/0 + bonus 4 = 14 from 20 crosses 33, and
+    stops diamond 0 short (33), not diamond 1 (the column of a printed 14)."""
     assert aim("usa", "green", 20, 3, bonus=4) == 33
 
 
 def test_bonus_does_not_change_the_corner_move() -> None:
-    """rules.md §2.4 and §2.2 "A": the corner move is S[k] + D; the bonus is not in it."""
+    """docs/rules.md §2.4 and §2.2 "A": the corner move is S[k] + D; the bonus is not in it."""
     assert aim("usa", "green", 30, 7, bonus=6) == aim("usa", "green", 30, 7) == 36
 
 
@@ -458,8 +459,9 @@ def test_bonus_does_not_change_the_corner_move() -> None:
 
 
 def test_virtual_deck_draws_listed_cards_then_seeded_shuffles() -> None:
-    """race-file.md legends.cards: "the Legends cards in the order they are drawn; when the list
-    runs out, the deck is reshuffled from seed"; rules.md §2.2 "reshuffle all 10 when empty"."""
+    """docs/race-file.md legends.cards: "the Legends cards in the order they are drawn; when the
+    list runs out, the deck is reshuffled from seed"; docs/rules.md §2.2 "reshuffle all 10 when
+    empty"."""
     deck = legends.new_deck(seed=5, listed=(3, 7, 3))
     drawn = []
     for _ in range(23):
@@ -472,7 +474,8 @@ def test_virtual_deck_draws_listed_cards_then_seeded_shuffles() -> None:
 
 
 def test_same_seed_same_draws_other_seed_other_draws() -> None:
-    """Replays must be identical (race-file.md seed); the engine keeps no global random state."""
+    """Replays must be identical (docs/race-file.md seed); the engine keeps no global random
+    state."""
 
     def draws(seed: int) -> list[int]:
         deck = legends.new_deck(seed=seed)
@@ -499,7 +502,7 @@ def legends_marathon(seed: int, cards: Sequence[int] = ()) -> list[RaceState]:
 
 
 def test_one_card_per_round_for_all_legends() -> None:
-    """rules.md §2.2: "reveal top card ... # one card for ALL Legends this round"."""
+    """docs/rules.md §2.2: that one card moves every Legend this round."""
     state = build(track("usa"), [("black", True, 15), ("green", True, 14), ("yellow", True, 13)],
                   cards=(8,))
     result = play(state, RunRound())
@@ -516,7 +519,7 @@ def test_one_card_per_round_for_all_legends() -> None:
 
 
 def test_card_is_drawn_when_the_first_legend_acts() -> None:
-    """rules.md §2.2: "WHEN a Legend's turn comes ... if no Legends card revealed this round:
+    """docs/rules.md §2.2: "WHEN a Legend's turn comes ... if no Legends card revealed this round:
     reveal top card". A human ahead plays first; the card is drawn only after its turn."""
     state = build(track("usa"), [("red", False, 20), ("green", True, 14)], cards=(3,))
     state = ok(state, ChooseGear("red", 1))
@@ -533,14 +536,15 @@ def test_card_is_drawn_when_the_first_legend_acts() -> None:
 
 
 def test_no_legends_no_cards() -> None:
-    """rules.md §2.2: the card is drawn when a Legend acts; a race without Legends draws none."""
+    """docs/rules.md §2.2: the card is drawn when a Legend acts; a race without Legends draws
+    none."""
     state = build(track("usa"), [("red", False, 0)])
     state = ok(ok(ok(state, ChooseGear("red", 1)), Reveal("red", (3,))), EndTurn("red"))
     assert state.round == 1 and state.deck.drawn == ()
 
 
 def test_seeded_legends_races_replay_identically() -> None:
-    """race-file.md seed: "seeds everything random that the file does not pin"."""
+    """docs/race-file.md seed: "seeds everything random that the file does not pin"."""
     first, again, other = legends_marathon(9), legends_marathon(9), legends_marathon(10)
     assert [s.deck.drawn for s in first] == [s.deck.drawn for s in again]
     assert [racefile.state_document(s) for s in first] == [
@@ -578,8 +582,8 @@ def physical_race() -> RaceState:
 
 
 def test_physical_deck_waits_for_the_card() -> None:
-    """race-file.md / state.py DeckMode.PHYSICAL: "The table draws real Legends cards and enters
-    each number"; the race waits for it when the first Legend acts (rules.md §2.2)."""
+    """docs/race-file.md / state.py DeckMode.PHYSICAL: "The table draws real Legends cards and
+    enters each number"; the race waits for it when the first Legend acts (docs/rules.md §2.2)."""
     state = ok(physical_race(), ChooseGear("red", 1))
     assert state.phase is Phase.TURNS
     assert state.current_car == "green"
@@ -597,7 +601,7 @@ def test_physical_deck_waits_for_the_card() -> None:
 
 @pytest.mark.parametrize("card", [0, 11, -1, True, "3"])
 def test_physical_deck_rejects_invalid_card_numbers(card: Any) -> None:
-    """Legends cards are numbered 1-10 (rules.md §2.1)."""
+    """Legends cards are numbered 1-10 (docs/rules.md §2.1)."""
     state = ok(physical_race(), ChooseGear("red", 1))
     rejection = validate(state, LegendCard(card))
     assert isinstance(rejection, Rejection)
@@ -606,7 +610,7 @@ def test_physical_deck_rejects_invalid_card_numbers(card: Any) -> None:
 
 
 def test_physical_deck_card_only_when_needed() -> None:
-    """Only one card a round, and only when a Legend is about to act (rules.md §2.2)."""
+    """Only one card a round, and only when a Legend is about to act (docs/rules.md §2.2)."""
     state = physical_race()
     assert validate(state, LegendCard(3)) is not None  # planning: no card yet
     state = ok(ok(state, ChooseGear("red", 1)), LegendCard(3))
@@ -639,8 +643,8 @@ def test_physical_race_exports_to_a_replayable_file() -> None:
 
 
 def test_legend_is_blocked_by_full_space() -> None:
-    """rules.md §2.4 "Legends act in race order like any car, occupy spots, block"; §1.3 "the
-    same placement rule applies to every forced/extra move (... Legends)". Two humans land on
+    """docs/rules.md §2.4: Legends act in race order, take spots and block; §1.3: the same
+    placement rule places every move, the Legends' too. Two humans land on
     24; the Legend aiming for 24 (card 3, green 10 from 14) goes to 23, Race Line spot."""
     state = build(track("usa"), [("red", False, 20), ("blue", False, 21), ("green", True, 14)],
                   cards=(3,))
@@ -656,9 +660,9 @@ def test_legend_is_blocked_by_full_space() -> None:
 
 
 def test_legends_take_spots_and_block_humans() -> None:
-    """rules.md §2.4 "occupy spots, block"; §1.3 placement. Card 3: green 10 from 14 and red 11
-    from 13 both reach 24 (Race Line, then the other spot); the human aiming for 24 is blocked
-    and goes to 23."""
+    """docs/rules.md §2.4 (Legends take spots, block); §1.3 placement. Card 3: green 10 from 14 and
+    red 11 from 13 both reach 24 (Race Line, then the other spot); the human aiming for 24 is
+    blocked and goes to 23."""
     state = build(track("usa"), [("green", True, 14), ("red", True, 13), ("ana", False, 12)],
                   cards=(3,))
     state = ok(state, ChooseGear("ana", 3))  # two gears up: 1 Heat
@@ -669,7 +673,8 @@ def test_legends_take_spots_and_block_humans() -> None:
 
 
 def test_legend_gives_slipstream_to_a_human() -> None:
-    """rules.md §2.4 "give slipstream to players"; §1.8: a car on the space directly in front."""
+    """docs/rules.md §2.4 (Legends give slipstream); §1.8: a car on the space directly in
+    front."""
     state = build(track("usa"), [("green", True, 14), ("ana", False, 10)], cards=(3,))
     state = ok(state, ChooseGear("ana", 3))
     assert state.car("green").distance == 24
@@ -696,8 +701,8 @@ def test_legend_gives_slipstream_to_a_human() -> None:
 )
 def test_legends_count_for_adrenaline(legends_ahead: int, legends_behind: int,
                                       entitled: bool) -> None:
-    """rules.md §1.6 "with 5 or more cars in the race (Legends count) the last two cars get it";
-    §2.4 "count for Adrenaline placement"."""
+    """docs/rules.md §1.6 "with 5 or more cars in the race (Legends count) the last two cars get
+    it"; §2.4 "count for Adrenaline placement"."""
     colours = list(LEGEND_COLOURS)
     cars: list[CarSpec] = [(colours.pop(), True, 30 + 2 * i) for i in range(legends_ahead)]
     cars.append(("ana", False, 20))
@@ -708,8 +713,8 @@ def test_legends_count_for_adrenaline(legends_ahead: int, legends_behind: int,
 
 
 def test_legends_finish_and_get_places() -> None:
-    """rules.md §2.2 "END OF ROUND: Legends that crossed the finish line after the last lap go to
-    the podium with everyone else"; §1.12 furthest past the line first. USA 1 lap, card 1:
+    """docs/rules.md §2.2 "END OF ROUND: Legends that crossed the finish line after the last lap go
+    to the podium with everyone else"; §1.12 furthest past the line first. USA 1 lap, card 1:
     green 15 from 60 -> 75, black 16 from 58 -> 74, the human stays short of the line."""
     state = build(track("usa"), [("green", True, 60), ("black", True, 58), ("ana", False, 40)],
                   laps=1, cards=(1,))
@@ -723,8 +728,8 @@ def test_legends_finish_and_get_places() -> None:
 
 
 def test_legends_only_rounds_need_run_round() -> None:
-    """race-file.md rounds: a finished car must not appear; actions.RunRound "Play a round in which
-    no human car is still racing: the Legends move on their own"."""
+    """docs/race-file.md rounds: a finished car must not appear; actions.RunRound "Play a round in
+    which no human car is still racing: the Legends move on their own"."""
     state = build(track("usa"), [("ana", False, 66), ("green", True, 20)], laps=1, cards=(3, 3))
     assert isinstance(validate(state, RunRound()), Rejection)  # a human still racing
     state = ok(ok(ok(state, ChooseGear("ana", 2)), Reveal("ana", (3, 4))), EndTurn("ana"))
@@ -745,7 +750,7 @@ def test_legends_only_rounds_need_run_round() -> None:
 
 
 def test_race_file_legends_only_rounds_are_empty_objects() -> None:
-    """race-file.md: "Every human car still racing must appear; a finished car must not" — once
+    """docs/race-file.md: "Every human car still racing must appear; a finished car must not" — once
     the humans have finished, a round is `{}`."""
     short = {"id": "short-20", "spaces": 20, "laps": 1, "heat": 6, "stress": 3,
              "corners": [{"line_after": 10, "limit": 10, "legend_line_after": 2}]}
@@ -771,12 +776,12 @@ def test_race_file_legends_only_rounds_are_empty_objects() -> None:
         list(racefile.replay(racefile.parse(early)))
 
 
-# --- fill_grid (rules.md §2.4) ---------------------------------------------------------------
+# --- fill_grid (docs/rules.md §2.4) ---------------------------------------------------------------
 
 
 def test_fill_grid_solo_five_legends() -> None:
-    """rules.md §2.4: "Legends fill the field ... solo needs at least one Legend"; the Legends
-    take the colours the humans do not use (race-file.md: a Legend's id is a Legend colour)."""
+    """docs/rules.md §2.4: Legends fill a field, solo play needs at least one; the Legends
+    take the colours the humans do not use (docs/race-file.md: a Legend's id is a Legend colour)."""
     grid = fill_grid((CarEntry("red", "Ana"),), 5, seed=1)
     assert len(grid) == 6
     assert sorted(c.id for c in grid) == sorted(LEGEND_COLOURS)
@@ -787,7 +792,7 @@ def test_fill_grid_solo_five_legends() -> None:
 
 
 def test_fill_grid_seeded_shuffle_is_deterministic() -> None:
-    """rules.md §2.4 "BGA shuffles humans and Legends together at random"; no global random
+    """docs/rules.md §2.4: humans and Legends shuffled together, as BGA does; no global random
     state, so a seed gives one grid."""
     humans = (CarEntry("red", "Ana"),)
     grids = {tuple(c.id for c in fill_grid(humans, 5, seed=s)) for s in range(12)}
@@ -807,7 +812,7 @@ def test_fill_grid_set_by_hand() -> None:
 @pytest.mark.parametrize(("humans", "count"), [(("red",), 6), (("red", "blue"), 5),
                                                (("ana",), 7), (("red",), -1)])
 def test_fill_grid_too_many_legends(humans: tuple[str, ...], count: int) -> None:
-    """Six Legend colours (rules.md §2.1); the humans' colours are taken."""
+    """Six Legend colours (docs/rules.md §2.1); the humans' colours are taken."""
     with pytest.raises(SetupError):
         fill_grid(tuple(CarEntry(h) for h in humans), count, seed=0)
 
@@ -817,7 +822,7 @@ def test_fill_grid_too_many_legends(humans: tuple[str, ...], count: int) -> None
 
 def lines_crossed(board: Track, laps: int, start: int, end: int) -> int:
     """Corner Lines crossed from ``start`` to ``end`` before the finish, counted space by space
-    (race-file.md: a line after c is crossed moving from <= c to > c)."""
+    (docs/race-file.md: a line after c is crossed moving from <= c to > c)."""
     lines = {c.line_after for c in board.corners}
     finish = board.finish_distance(laps)
     return sum(1 for d in range(start, end) if d < finish and board.space_of(d) in lines)
@@ -849,8 +854,8 @@ def single_moves(draw: st.DrawFn) -> tuple[Track, int, str, int, int, bool, int]
 def test_a_legend_move_crosses_at_most_the_allowed_corner_lines(
     case: tuple[Track, int, str, int, int, bool, int],
 ) -> None:
-    """rules.md §2.2: at most one Corner Line per move (BGA fix 107185); Aggressive Legends: one
-    extra from the chevron distance (C[k] - s + 1 <= A[k]), two extra from the double chevron;
+    """docs/rules.md §2.2: at most one Corner Line per move (BGA fix 107185); Aggressive Legends:
+    one extra from the chevron distance (C[k] - s + 1 <= A[k]), two extra from the double chevron;
     lines beyond the finish do not count. And a Legend always moves forward."""
     board, laps, colour, card, bonus, aggressive, start = case
     state = build(board, [(colour, True, start)], laps=laps, bonus=bonus, aggressive=aggressive)
@@ -873,8 +878,8 @@ SOLO_FILES = {track_id: SOLO_DIR / f"{track_id}.json" for track_id in BASE_TRACK
 
 @pytest.mark.parametrize("track_id", BASE_TRACKS)
 def test_solo_race_replays_to_the_end(track_id: str) -> None:
-    """rules.md §2.4 solo: one human against Legends; §1.12 "Play continues until all cars have
-    finished, to fix all positions"; race-file.md rounds (`{}` once the human has finished,
+    """docs/rules.md §2.4 solo: one human against Legends; §1.12 "Play continues until all cars have
+    finished, to fix all positions"; docs/race-file.md rounds (`{}` once the human has finished,
     docs/rules-decisions.md #5). Two laps of a base track against five Legends."""
     doc = json.loads(SOLO_FILES[track_id].read_text(encoding="utf-8"))
     assert (doc["format"], doc["track"], doc["laps"]) == ("heat-race/1", track_id, 2)
@@ -914,10 +919,10 @@ def test_solo_generator_is_deterministic() -> None:
 
 def reference_target(board: Track, laps: int, start: int, number: int, diamond: int,
                      aggressive: bool) -> int:
-    """rules.md §2.2 pseudo-code, written again from the notes (not from legends.py).
+    """docs/rules.md §2.2 rule, written again from the document (not from legends.py).
 
     When more lines lie ahead than Aggressive Legends allow, the Legend stops before the first
-    line it may not cross (the engine's reading; rules.md literally says "the 2nd Corner Line",
+    line it may not cross (the engine's reading; docs/rules.md says "the second line",
     the same thing without a chevron). No bundled track has three lines within a chevron move
     (Nederland's double chevron allows all three), so only inline tracks can tell the two apart.
     """
@@ -949,7 +954,7 @@ def reference_target(board: Track, laps: int, start: int, number: int, diamond: 
 def test_legend_move_matches_the_rules_pseudo_code(
     case: tuple[Track, int, str, int, int, bool, int],
 ) -> None:
-    """rules.md §2.2 (program-ready algorithm), with the decisions of docs/rules-decisions.md,
+    """docs/rules.md §2.2 (the movement rule), with the decisions of docs/rules-decisions.md,
     on bundled and inline tracks (zones wrapping past the finish line included)."""
     board, laps, colour, card, bonus, aggressive, start = case
     state = build(board, [(colour, True, start)], laps=laps, bonus=bonus, aggressive=aggressive)

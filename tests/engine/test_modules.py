@@ -1,5 +1,5 @@
 """Module effects that are not scenario files: events that change nothing the engine tracks,
-and the hand size events' effect on the clogged-hand rule (rules.md §3.3, §1.5)."""
+and the hand size events' effect on the clogged-hand rule (docs/rules.md §3.3, §1.5)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_every_event_is_known_with_a_title() -> None:
 def test_hand_size_sets_how_much_heat_clogs_a_hand(
     event: str | None, hand: int, outside_needed: int
 ) -> None:
-    """rules.md §1.5 with §3.3: a hand of N cards is clogged in 1st gear only when N Heat cards
+    """docs/rules.md §1.5 with §3.3: a hand of N cards is clogged in 1st gear only when N Heat cards
     are out of the engine (Record crowds: 8, New safety regulations: 6)."""
     doc = copy.deepcopy(RACE)
     doc["rounds"] = []
@@ -81,7 +81,7 @@ def test_hand_size_sets_how_much_heat_clogs_a_hand(
     ("tunnel-vision", "may also discard Stress"),
 ])
 def test_discard_events_remind_the_table_at_step_8(event: str, words: str) -> None:
-    """rules.md §3.3: these events change step 8, played with the cards in hand; the engine
+    """docs/rules.md §3.3: these events change step 8, played with the cards in hand; the engine
     tells the table at the end of each turn."""
     doc = copy.deepcopy(RACE)
     doc["modules"] = {"event": event}
@@ -95,7 +95,7 @@ def test_discard_events_remind_the_table_at_step_8(event: str, words: str) -> No
 
 
 def test_tunnel_forbids_discarding_whatever_the_event() -> None:
-    """rules.md §6 (España): on a tunnel space no card may be discarded; this overrides
+    """docs/rules.md §6 (España): on a tunnel space no card may be discarded; this overrides
     events."""
     doc = copy.deepcopy(RACE)
     doc["track"] = dict(doc["track"], tunnels=[[9, 12]])

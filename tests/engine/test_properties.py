@@ -39,8 +39,8 @@ SETTINGS = settings(
 
 
 def check_spots(state: RaceState) -> None:
-    """rules.md §1.3: two spots per space, one car per spot; finished cars leave the track at the
-    end of the round (§1.12)."""
+    """docs/rules.md §1.3: two spots per space, one car per spot; finished cars leave the track at
+    the end of the round (§1.12)."""
     on_track = [c for c in state.cars if c.on_track]
     spots = Counter((state.track.space_of(c.distance), c.race_line) for c in on_track)
     shared = [spot for spot, n in spots.items() if n > 1]
@@ -50,7 +50,7 @@ def check_spots(state: RaceState) -> None:
 
 
 def check_heat(start: RaceState, state: RaceState) -> None:
-    """race-file.md cars.*.heat: the Heat a car owns (base game: it never changes); the engine
+    """docs/race-file.md cars.*.heat: the Heat a car owns (base game: it never changes); the engine
     holds between none and all of it."""
     for car in state.cars:
         if car.legend:
@@ -62,7 +62,7 @@ def check_heat(start: RaceState, state: RaceState) -> None:
 @SETTINGS
 @given(random_races(aggressive=None))
 def test_heat_is_conserved_and_the_engine_stays_in_range(race: RandomRace) -> None:
-    """rules.md §1.2-1.11: Heat only moves between engine, hand, deck and discard."""
+    """docs/rules.md §1.2-1.11: Heat only moves between engine, hand, deck and discard."""
     start = start_race(race.setup).state
     check_heat(start, start)
     run = race.run(on_step=lambda before, action, after: check_heat(start, after))
@@ -75,7 +75,7 @@ def test_heat_is_conserved_and_the_engine_stays_in_range(race: RandomRace) -> No
 @SETTINGS
 @given(random_races(aggressive=None))
 def test_no_two_cars_share_a_spot(race: RandomRace) -> None:
-    """rules.md §1.3: a car lands on a free spot (Race Line first) or the first free spot
+    """docs/rules.md §1.3: a car lands on a free spot (Race Line first) or the first free spot
     behind; never on an occupied one, never three cars on a space."""
     check_spots(start_race(race.setup).state)
     run = race.run(on_step=lambda before, action, after: check_spots(after))
@@ -116,7 +116,7 @@ def test_replay_is_deterministic(race: RandomRace) -> None:
 @given(random_races(aggressive=None))
 def test_export_replays_to_the_same_state_at_round_boundaries(race: RandomRace) -> None:
     """racefile.export: "A heat-race/1 document for the complete rounds of a logged race";
-    replaying it must give the state the table had after every round (race-file.md)."""
+    replaying it must give the state the table had after every round (docs/race-file.md)."""
     run = race.run()
     doc = racefile.export(race.setup, run.actions, race.track_doc)
     assert len(doc["rounds"]) == len(run.round_states)
@@ -128,8 +128,8 @@ def test_export_replays_to_the_same_state_at_round_boundaries(race: RandomRace) 
 
 
 def test_export_keeps_aggressive_legends_off() -> None:
-    """RaceSetup.aggressive_legends (rules.md §2.2: an option, default on) changes where Legends
-    go, so an exported race must replay to the states the table had (docs/race-file-v2.md
+    """RaceSetup.aggressive_legends (docs/rules.md §2.2: an option, default on) changes where
+    Legends go, so an exported race must replay to the states the table had (docs/race-file-v2.md
     ``legends.aggressive``). Nederland, card 1 (green 15/2): round 1 the Legend stops on 7
     (diamond 2 before the line after 9); round 2 it is 3 spaces from the chevron corner. With the
     option off it stops on 13, before the chicane's second line; with it on it would reach 14."""
@@ -154,9 +154,9 @@ def test_export_keeps_aggressive_legends_off() -> None:
 
 
 def check_slipstream_offer(state: RaceState) -> None:
-    """rules.md §1.8: a slipstream is allowed when another car is beside (same space) or on the
+    """docs/rules.md §1.8: a slipstream is allowed when another car is beside (same space) or on the
     space directly in front, either spot; never across the finish line on the final lap; once,
-    after the move, Adrenaline, Cooldown and Boost (race-file.md order)."""
+    after the move, Adrenaline, Cooldown and Boost (docs/race-file.md order)."""
     turn = state.turn
     if turn is None or turn.stage in (TurnStage.REVEAL, TurnStage.SLIPSTREAM):
         return
@@ -175,13 +175,13 @@ def check_slipstream_offer(state: RaceState) -> None:
 @SETTINGS
 @given(random_races(aggressive=None))
 def test_slipstream_is_offered_exactly_when_the_rules_allow(race: RandomRace) -> None:
-    """rules.md §1.8, checked at every point of every human turn of the race."""
+    """docs/rules.md §1.8, checked at every point of every human turn of the race."""
     run = race.run(on_step=lambda before, action, after: check_slipstream_offer(after))
     assert run.final is not None
 
 
 def test_clogged_on_a_flooded_space_counts_only_reachable_gears() -> None:
-    """rules.md §1.5: a hand is clogged when it "cannot reach the required number of non-Heat
+    """docs/rules.md §1.5: a hand is clogged when it "cannot reach the required number of non-Heat
     cards for any gear you could legally shift to"; §6 flooded spaces (Japan): from one,
     "shifting down costs +1 Heat (-1 gear: 1 Heat, -2 gears: 2 Heat)". The deck simulation of
     the property tests reaches this hand: Japan with handicap 2 (6 Heat), on flooded space 40 in

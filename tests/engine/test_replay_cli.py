@@ -1,4 +1,4 @@
-"""The ``replay`` command (race-file.md): ``heat-companion replay FILE [--each-round]`` and
+"""The ``replay`` command (docs/race-file.md): ``heat-companion replay FILE [--each-round]`` and
 ``python -m companion replay FILE``; exit status 0, or 2 with one line on stderr."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def assert_rejected(proc: subprocess.CompletedProcess[str], start: str) -> str:
 
 
 def test_replay_prints_the_final_state(tmp_path: Path) -> None:
-    """race-file.md: "prints the final state (heat-race-state/1 JSON)"; exit status 0."""
+    """docs/race-file.md: "prints the final state (heat-race-state/1 JSON)"; exit status 0."""
     proc = run(["replay", str(write(tmp_path, RACE))])
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
@@ -83,7 +83,7 @@ def test_replay_prints_the_final_state(tmp_path: Path) -> None:
 
 
 def test_python_m_companion_replay_is_the_same(tmp_path: Path) -> None:
-    """race-file.md: "python -m companion replay RACE.json  # the same, without the console
+    """docs/race-file.md: "python -m companion replay RACE.json  # the same, without the console
     script"."""
     path = write(tmp_path, RACE)
     by_module = run(["replay", str(path)], module=True)
@@ -94,7 +94,7 @@ def test_python_m_companion_replay_is_the_same(tmp_path: Path) -> None:
 
 
 def test_each_round_prints_json_lines(tmp_path: Path) -> None:
-    """race-file.md: "--each-round   # one state object per line (JSON Lines), after each
+    """docs/race-file.md: "--each-round   # one state object per line (JSON Lines), after each
     round"."""
     proc = run(["replay", str(write(tmp_path, RACE)), "--each-round"])
     assert proc.returncode == 0, proc.stderr
@@ -112,15 +112,15 @@ def bad_round_3() -> dict[str, Any]:
 
 
 def test_rejected_input_exit_2_one_line_naming_round_and_car(tmp_path: Path) -> None:
-    """race-file.md: "exit status 2 and one line on stderr that names the round, the car and the
-    reason ... Nothing is printed on stdout for a rejected file"."""
+    """docs/race-file.md: "exit status 2 and one line on stderr that names the round, the car and
+    the reason ... Nothing is printed on stdout for a rejected file"."""
     proc = run(["replay", str(write(tmp_path, bad_round_3()))])
     line = assert_rejected(proc, "round 3, car red: ")
     assert "2 cards, not 3" in line
 
 
 def test_rejected_input_each_round_prints_only_the_rounds_before(tmp_path: Path) -> None:
-    """race-file.md: "except, with --each-round, the rounds completed before the bad one"."""
+    """docs/race-file.md: "except, with --each-round, the rounds completed before the bad one"."""
     doc = bad_round_3()
     proc = run(["replay", str(write(tmp_path, doc)), "--each-round"])
     assert proc.returncode == 2
@@ -131,21 +131,21 @@ def test_rejected_input_each_round_prints_only_the_rounds_before(tmp_path: Path)
 
 
 def test_invalid_json(tmp_path: Path) -> None:
-    """race-file.md: "A file that is not valid ... exit status 2 and one line on stderr"."""
+    """docs/race-file.md: "A file that is not valid ... exit status 2 and one line on stderr"."""
     proc = run(["replay", str(write(tmp_path, '{"format": "heat-race/1",\n "track": }'))])
     line = assert_rejected(proc, str(tmp_path / "race.json"))
     assert "not JSON" in line and "line 2" in line
 
 
 def test_missing_file(tmp_path: Path) -> None:
-    """race-file.md: exit status 2 with one line on stderr."""
+    """docs/race-file.md: exit status 2 with one line on stderr."""
     missing = tmp_path / "nope.json"
     line = assert_rejected(run(["replay", str(missing)]), str(missing))
     assert "cannot read" in line
 
 
 def test_unknown_format(tmp_path: Path) -> None:
-    """race-file.md: "a reader must reject an unknown format with a clear message"."""
+    """docs/race-file.md: "a reader must reject an unknown format with a clear message"."""
     doc = dict(RACE, format="heat-race/9")
     line = assert_rejected(run(["replay", str(write(tmp_path, doc))]), "format: ")
     assert "heat-race/9" in line and "unknown race-file format" in line
@@ -162,7 +162,7 @@ def test_unknown_format(tmp_path: Path) -> None:
     ],
 )
 def test_unknown_key(tmp_path: Path, change: Any, start: str, key: str) -> None:
-    """race-file.md: "must reject unknown keys (a typo must not be silently ignored)"."""
+    """docs/race-file.md: "must reject unknown keys (a typo must not be silently ignored)"."""
     doc = copy.deepcopy(RACE)
     change(doc)
     line = assert_rejected(run(["replay", str(write(tmp_path, doc))]), start)

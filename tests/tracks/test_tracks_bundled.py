@@ -1,7 +1,7 @@
-"""Every bundled track loads and matches the figures in shared/notes/rules.md §6.
+"""Every bundled track loads and matches the figures in docs/rules.md §6.
 
-The expected figures below are copied from the notes (tables "Base box" and "Expansions", the
-machine-readable block, §3.3), never from the data files.
+The expected figures below are copied from docs/rules.md (tables "Base box" §6.2 and "Expansions"
+§6.3, the machine-readable block, §3.3), never from the data files.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import tracks
 from tracks import TrackError, load_track, load_track_info, press_corner_line
 from tracks.schema import default_press_corners, known_keys
 
-# --- rules.md §6, written out by hand -------------------------------------------------------
+# --- docs/rules.md §6, written out by hand -------------------------------------------------------
 # id: (spaces, laps, heat, stress, [(line_after, limit, legend_line_after), ...])
 EXPECTED: dict[str, tuple[int, int, int, int, list[tuple[int, int, int]]]] = {
     "usa": (69, 2, 6, 3, [(12, 7, 2), (33, 3, 27), (49, 3, 43), (57, 2, 52)]),

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tracks import Track, load_track, track_from_dict
 
-# USA (rules.md §6): 69 spaces; Corner Lines after 12, 33, 49, 57.
+# USA (docs/rules.md §6): 69 spaces; Corner Lines after 12, 33, 49, 57.
 L = 69
 
 
@@ -55,7 +55,7 @@ def test_corner_lines_wrap_past_the_finish_line() -> None:
     track = usa()
     assert lines(track.corner_lines_between(55, 85, laps=2)) == [(57, 57), (L + 12, 12)]
     assert lines(track.corner_lines_between(60, 75, laps=2)) == []
-    # Final lap: corners after the race's end are ignored (rules.md §1.9).
+    # Final lap: corners after the race's end are ignored (docs/rules.md §1.9).
     assert lines(track.corner_lines_between(60, 85, laps=1)) == []
     assert lines(track.corner_lines_between(L + 55, 2 * L + 20, laps=2)) == [(L + 57, 57)]
 

@@ -17,7 +17,7 @@ from tracks.schema import parse_track
 
 Doc = dict[str, Any]
 
-# race-file.md, "Inline track", verbatim.
+# docs/race-file.md, "Inline track", verbatim.
 INLINE: Doc = {
     "id": "test-30",
     "spaces": 30,
@@ -217,7 +217,7 @@ def test_document_must_be_an_object(document: object) -> None:
         track_from_dict(document)
 
 
-# --- the inline track of race-file.md -------------------------------------------------------
+# --- the inline track of docs/race-file.md -------------------------------------------------------
 
 
 def test_inline_track_from_race_file_is_accepted() -> None:

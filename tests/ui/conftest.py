@@ -1,6 +1,6 @@
 """Headless Kivy for the UI tests: SDL offscreen, Kivy home and data folder in tmp dirs.
 
-The environment is set before anything imports Kivy (platform.md §4.2). ``ui_app`` starts the
+The environment is set before anything imports Kivy. ``ui_app`` starts the
 real app without entering Kivy's main loop and pumps frames on demand; ``restart`` tears it down
 and starts a fresh one on the same data folder (as after a power cut).
 """

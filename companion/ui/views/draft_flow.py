@@ -3,9 +3,9 @@
 Two kinds of draft go through :class:`DraftFlow`:
 
 * a single race's draft, :func:`companion.engine.draft.start_draft` (three rounds of
-  players + 3 cards, rules.md §4.1);
+  players + 3 cards, docs/rules.md §4.1);
 * a Championship race's draft, :class:`~companion.engine.draft.RoundDraft`: one round of
-  players + 3 cards in the season's pick order (reverse standings, rules.md §3.1), then the
+  players + 3 cards in the season's pick order (reverse standings, docs/rules.md §3.1), then the
   first picker may swap one earlier Upgrade for a card left in the market.
 """
 

@@ -2,9 +2,9 @@
 
 Weather is drawn from the race's seed (one of the six tokens) or set by hand. Road Condition
 tokens are drawn as at the table: the 12 tokens (6 kinds x 2) are shuffled and one goes on each
-corner, a chicane sharing one (rules.md §5); or they are set per corner. Press Corners are
-letters (A = the first corner after the start line, rules.md §3.3). The Garage deals upgrades by
-a guided draft or at random (rules.md §4.1).
+corner, a chicane sharing one (docs/rules.md §5); or they are set per corner. Press Corners are
+letters (A = the first corner after the start line, docs/rules.md §3.3). The Garage deals upgrades
+by a guided draft or at random (docs/rules.md §4.1).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def draw_weather(seed: int) -> Weather:
 
 
 def draw_road(track: Any, seed: int) -> dict[int, Road]:
-    """One shuffled token per corner (rules.md §5)."""
+    """One shuffled token per corner (docs/rules.md §5)."""
     tokens, _state = shuffled(ROAD_TOKENS, seed_state(seed ^ _ROAD_SALT))
     return {corner.line_after: tokens[i % len(tokens)]
             for i, corner in enumerate(token_corners(track))}

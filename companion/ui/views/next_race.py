@@ -1,7 +1,7 @@
 """The next race of a stored season (Kivy-free): grid, draft order, Weather and Road Conditions
 drawn, the draft's market, and the :class:`RaceSetup` handed to ``SeasonStore.start_race``.
 
-Per rules.md §3.1: the grid is random for race 1 and the standings order after it
+Per docs/rules.md §3.1: the grid is random for race 1 and the standings order after it
 (``Season.next_grid``); before every race one Garage draft round of players + 3 cards in reverse
 standings order (``Season.draft_order``), the first picker may swap; Upgrades accumulate from
 race to race (1 in race 1, 2 in race 2…, no Starting Upgrades); each driver draws the event's

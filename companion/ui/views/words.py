@@ -8,7 +8,7 @@ translates the template *and* those parameter values, and shows cars by their dr
 
 The engine keeps events, Weather and Road Condition tokens and card designs as data; the table
 needs to read what each one does. Every sentence here is a msgid (``N_``) translated where it is
-shown. Sources: rules.md §3.3 (events), §5 (Weather, Road Conditions), §4.1-4.2 (card symbols).
+shown. Sources: docs/rules.md §3.3 (events), §5 (Weather, Road Conditions), §4.2-4.3 (card symbols).
 """
 
 from __future__ import annotations
