@@ -194,8 +194,10 @@ def _read_events(path: Path) -> list[Event]:
 
 
 def _kill_point(seed: int) -> tuple[int, float]:
+    """One kill in 20 comes right after the race is created (in or before the first commit)."""
     rng = random.Random(seed)
-    return rng.randint(0, MAX_ACKS_BEFORE_KILL), rng.uniform(0, MAX_EXTRA_DELAY)
+    after = 0 if rng.random() < 0.05 else rng.randint(1, MAX_ACKS_BEFORE_KILL)
+    return after, rng.uniform(0, MAX_EXTRA_DELAY)
 
 
 def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | None = None,
