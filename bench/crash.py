@@ -1,36 +1,52 @@
-"""Crash test of the race log: kill a writer with SIGKILL at a random moment, then check the log.
+"""Crash test of the race log: kill a writer with SIGKILL at a random moment, then check the log,
+and check that every input was durable before it was acknowledged.
 
 A child process appends the events of a scripted race (inputs, undos and redos from
 :func:`bench.racegen.script`) through :class:`companion.session.RaceSession`, printing each seq
-(flushed) once its transaction has committed. The parent kills it at a random moment, reopens the
-log and checks that:
+(flushed) once its transaction has committed: its acknowledgement. A thread in the parent reads
+everything the child writes as it comes (nothing read is ever dropped, and the child never
+blocks on a full pipe). The parent kills the child after a random number of acknowledgements
+plus a random fraction of a millisecond or a few, reopens the log and checks that:
 
+* **durability**: every acknowledgement came after a sync of every write to the log before it.
+  The child runs with the LD_PRELOAD shim of :mod:`bench.synctrace`, which reports each write to
+  and each fsync/fdatasync of the database, its WAL and journal into the same pipe as the
+  acknowledgements, in order. A kill alone cannot catch lost durability (the kernel keeps a
+  killed process's unsynced writes: with ``synchronous=OFF`` every kill still passes); the
+  trace shows what a power cut at the acknowledgement would have lost;
 * every event the child reported is there, plus at most the one being committed when it died;
 * the stored events are exactly the script's first ones, and ``PRAGMA integrity_check`` is ok;
 * the reopened race replays to the same state as a fresh fold of those events (no storage);
 * the race can go on: the next scripted event is accepted.
 
-``python bench/crash.py [N]`` runs N kills (default 200) and prints one JSON line.
+``python bench/crash.py [N] [--synchronous LEVEL]`` runs N kills (default 200) and prints one
+JSON line; it exits 1 if any trial failed. ``--synchronous OFF`` (or ``NORMAL``) makes the
+child's SQLite connections use that level instead of the app's ``FULL`` (a switch of the bench's
+child only; the app has none), to show that the bench catches it.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import racegen
+from bench import racegen, synctrace
 from companion import racefile
 from companion.engine import RaceSetup, Rejection
 from companion.session import RaceLog, RaceSession
@@ -39,7 +55,18 @@ from companion.storage.db import EventLog
 from companion.storage.fold import Event, EventKind, effective_inputs, fold_state
 
 RACE_ID = "crash"
-SCRIPT_LENGTH = 1500
+SCRIPT_LENGTH = 300
+MAX_ACKS_BEFORE_KILL = 200
+"""A kill comes after 0 to this many acknowledgements (then a random 0-4 ms): always before the
+script ends."""
+MAX_EXTRA_DELAY = 0.004
+LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
+CHILD_TIMEOUT = 120.0
+"""Longest wait for the child to start or to reach its kill point (a stalled child fails)."""
+
+
+class NotDurable(AssertionError):
+    """An input was acknowledged before the log was synced."""
 
 
 def crash_setup(seed: int) -> RaceSetup:
@@ -55,13 +82,42 @@ def apply_event(session: RaceSession, event: Event) -> None:
         raise AssertionError(f"scripted {event.kind.value} had nothing to do")
 
 
-def child(path: str, seed: int) -> None:
+# -- the child --------------------------------------------------------------------------------
+
+
+def pin_synchronous(level: str) -> list[sqlite3.Connection]:
+    """Make every SQLite connection this process opens from now on use ``synchronous=level``,
+    whatever the storage code asks for. Returns the list the connections are added to."""
+    opened: list[sqlite3.Connection] = []
+    connect = sqlite3.connect
+    pragma = re.compile(r"\s*PRAGMA\s+(main\.)?synchronous\s*=", re.IGNORECASE)
+
+    class Pinned(sqlite3.Connection):
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+            if pragma.match(sql):
+                sql = f"PRAGMA synchronous={level}"
+            return super().execute(sql, *args)
+
+    def pinned_connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        kwargs["factory"] = Pinned
+        db: sqlite3.Connection = connect(*args, **kwargs)
+        db.execute(f"PRAGMA synchronous={level}")
+        opened.append(db)
+        return db
+
+    sqlite3.connect = pinned_connect  # type: ignore[assignment]
+    return opened
+
+
+def child(path: str, seed: int, synchronous: str | None) -> None:
     """Write the script of ``seed`` to the log at ``path``, reporting each committed seq."""
+    opened = pin_synchronous(synchronous) if synchronous else []
     race_setup = crash_setup(seed)
     script = racegen.script(race_setup, seed, SCRIPT_LENGTH)
     log = RaceLog(Path(path))
     session = log.new_race(race_setup, race_id=RACE_ID, created="crash-test")
-    print("ready", flush=True)
+    levels = sorted({LEVELS[db.execute("PRAGMA synchronous").fetchone()[0]] for db in opened})
+    print("ready" + (f" synchronous={','.join(levels)}" if opened else ""), flush=True)
     for event in script:
         apply_event(session, event)
         print(session.events_logged, flush=True)
@@ -69,13 +125,64 @@ def child(path: str, seed: int) -> None:
     log.close()
 
 
+# -- the parent -------------------------------------------------------------------------------
+
+
+class ChildOutput:
+    """Everything a child writes to one pipe, read by a thread as it arrives."""
+
+    def __init__(self, pipe: Any) -> None:
+        self._fd = pipe.fileno()
+        self._data = bytearray()
+        self._acks = 0
+        self._scanned = 0
+        self._eof = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._read, name="crash-child-output",
+                                        daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while chunk := os.read(self._fd, 65536):
+            with self._cond:
+                self._data += chunk
+                end = self._data.rfind(b"\n") + 1
+                if end > self._scanned:
+                    lines = self._data[self._scanned:end].split(b"\n")
+                    self._acks += sum(line.isdigit() for line in lines)
+                    self._scanned = end
+                self._cond.notify_all()
+        with self._cond:
+            self._eof = True
+            self._cond.notify_all()
+
+    def wait_for_acks(self, count: int, timeout: float) -> bool:
+        """Until ``count`` acknowledgement lines came, or the child closed its output."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._eof or self._acks >= count, timeout)
+
+    def wait_for(self, text: bytes, timeout: float) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: self._eof or text in self._data, timeout)
+
+    def finish(self, timeout: float) -> bytes:
+        """Everything, once the child's end of the pipe is closed."""
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            raise AssertionError(f"the child's output did not end within {timeout} s")
+        return bytes(self._data)
+
+
 @dataclass
 class Trial:
     seed: int
+    acks_before_kill: int
     delay_ms: float
     reported: int
     committed: int
     finished: bool
+    syncs: int
+    """Syncs of the log traced (0 when run without the tracer)."""
 
 
 def _read_events(path: Path) -> list[Event]:
@@ -86,26 +193,72 @@ def _read_events(path: Path) -> list[Event]:
         db.close()
 
 
-def trial(folder: Path, seed: int, delay: float) -> Trial:
-    """One kill; raises AssertionError when the log is not what the child committed."""
+def _kill_point(seed: int) -> tuple[int, float]:
+    """One kill in 20 comes right after the race is created (in or before the first commit)."""
+    rng = random.Random(seed)
+    after = 0 if rng.random() < 0.05 else rng.randint(1, MAX_ACKS_BEFORE_KILL)
+    return after, rng.uniform(0, MAX_EXTRA_DELAY)
+
+
+def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | None = None,
+          after: int | None = None, delay: float | None = None) -> Trial:
+    """One kill, after ``after`` acknowledgements and ``delay`` seconds more (by default both
+    drawn from ``seed``). Raises :class:`NotDurable` when an acknowledgement came before its
+    sync (``tracer``: the library from :func:`bench.synctrace.build`; None skips that check),
+    AssertionError when the log is not what the child committed."""
+    drawn_after, drawn_delay = _kill_point(seed)
+    after = drawn_after if after is None else after
+    delay = drawn_delay if delay is None else delay
     path = folder / f"crash-{seed}.sqlite3"
-    proc = subprocess.Popen(
-        [sys.executable, str(Path(__file__).resolve()), "--child", str(path), str(seed)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-    )
+    for extra in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{extra}").unlink(missing_ok=True)
+    env = dict(os.environ, **(synctrace.environment(tracer, path) if tracer else {}))
+    command = [sys.executable, str(Path(__file__).resolve()), "--child", str(path), str(seed)]
+    if synchronous:
+        command += ["--synchronous", synchronous]
+    errors = folder / f"crash-{seed}.stderr"
+    with open(errors, "wb") as stderr:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, env=env,
+                                start_new_session=True)
     assert proc.stdout is not None
-    first = proc.stdout.readline()
-    if first.strip() != b"ready":
-        proc.kill()
-        raise AssertionError(f"child did not start: {first!r} {proc.stderr.read()!r}")  # type: ignore[union-attr]
-    time.sleep(delay)
-    os.kill(proc.pid, signal.SIGKILL)
-    out, err = proc.communicate(timeout=30)
-    lines = out.decode().split("\n")
-    finished = "done" in lines
-    if not out.endswith(b"\n") and lines:
-        lines = lines[:-1]  # a line cut by the kill is not a report
-    reported = max((int(line) for line in lines if line.isdigit()), default=0)
+    output = ChildOutput(proc.stdout)
+    try:
+        if not output.wait_for(b"ready", CHILD_TIMEOUT) or proc.poll() is not None:
+            raise AssertionError(f"seed {seed}: child did not start: "
+                                 f"{errors.read_text(errors='replace')[-2000:]}")
+        # The acknowledgements counted include the race creation ("ready") as 0 events.
+        if not output.wait_for_acks(after, CHILD_TIMEOUT):
+            raise AssertionError(f"seed {seed}: child stalled before {after} acknowledgements")
+        time.sleep(delay)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    out = output.finish(timeout=30)
+    proc.stdout.close()
+    lines = out.decode("ascii", errors="replace").split("\n")[:-1]  # a cut last line is no report
+    check = synctrace.SyncCheck()
+    reported, finished, ready = 0, False, ""
+    for line in lines:
+        if check.trace(line):
+            continue
+        if line == "done":
+            finished = True
+            continue
+        if line.startswith("ready"):
+            ready = line  # the race is created: acknowledged too
+        elif line.isdigit():
+            reported = int(line)
+        else:
+            raise AssertionError(f"seed {seed}: unexpected child output {line!r}")
+        check.acknowledged(line)
+    if synchronous and ready != f"ready synchronous={synchronous}":
+        raise AssertionError(f"seed {seed}: the child could not set synchronous={synchronous} "
+                             f"({ready!r})")
+    if tracer and check.violations:
+        raise NotDurable(f"seed {seed}: {check.violations[0]} "
+                         f"({len(check.violations)} of {check.acknowledgements} "
+                         "acknowledgements)")
 
     race_setup = crash_setup(seed)
     script = racegen.script(race_setup, seed, SCRIPT_LENGTH)
@@ -115,8 +268,8 @@ def trial(folder: Path, seed: int, delay: float) -> Trial:
     assert committed <= reported + 1, f"seed {seed}: {committed} events, {reported} reported"
     assert stored == script[:committed], f"seed {seed}: stored events differ from the script"
     with sqlite3.connect(path) as db:
-        check = db.execute("PRAGMA integrity_check").fetchone()[0]
-    assert check == "ok", f"seed {seed}: integrity_check: {check}"
+        integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+    assert integrity == "ok", f"seed {seed}: integrity_check: {integrity}"
 
     with RaceLog(path) as log:
         session = log.open_race(RACE_ID)
@@ -126,39 +279,64 @@ def trial(folder: Path, seed: int, delay: float) -> Trial:
         if committed < len(script):
             apply_event(session, script[committed])  # the race goes on after the crash
             assert session.events_logged == committed + 1
-    path.unlink()
-    for extra in ("-wal", "-shm"):
+    for extra in ("", "-wal", "-shm", "-journal"):
         Path(f"{path}{extra}").unlink(missing_ok=True)
-    return Trial(seed, round(delay * 1000, 1), reported, committed, finished)
+    errors.unlink()
+    return Trial(seed, after, round(delay * 1000, 2), reported, committed, finished,
+                 check.syncs)
 
 
-def run(kills: int, *, first_seed: int = 0, max_delay: float = 0.25) -> list[Trial]:
-    rng = random.Random(first_seed)
+def run(kills: int, *, first_seed: int = 0, synchronous: str | None = None,
+        trace: bool = True) -> tuple[list[Trial], list[str]]:
+    """``kills`` trials; returns those that passed and the failure of each that did not."""
+    passed: list[Trial] = []
+    failures: list[str] = []
     with tempfile.TemporaryDirectory(prefix="heat-crash-") as folder:
-        return [
-            trial(Path(folder), seed, rng.uniform(0, max_delay))
-            for seed in range(first_seed, first_seed + kills)
-        ]
+        tracer = synctrace.build(Path(folder)) if trace else None
+        for seed in range(first_seed, first_seed + kills):
+            try:
+                passed.append(trial(Path(folder), seed, tracer=tracer, synchronous=synchronous))
+            except AssertionError as failure:
+                failures.append(f"{type(failure).__name__}: {failure}")
+    return passed, failures
 
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--child"]:
-        child(argv[1], int(argv[2]))
+        rest = argparse.ArgumentParser(prog="crash.py --child")
+        rest.add_argument("path")
+        rest.add_argument("seed", type=int)
+        rest.add_argument("--synchronous", choices=LEVELS)
+        args = rest.parse_args(argv[1:])
+        child(args.path, args.seed, args.synchronous)
         return 0
-    kills = int(argv[0]) if argv else 200
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("kills", nargs="?", type=int, default=200)
+    parser.add_argument("--synchronous", choices=LEVELS, type=str.upper,
+                        help="the child's SQLite synchronous level instead of the app's own "
+                             "(FULL); OFF or NORMAL must make the bench fail")
+    parser.add_argument("--no-trace", action="store_true",
+                        help="skip the durability check (no C compiler needed)")
+    args = parser.parse_args(argv)
     started = time.perf_counter()
-    trials = run(kills, first_seed=1000)
+    trials, failures = run(args.kills, first_seed=1000, synchronous=args.synchronous,
+                           trace=not args.no_trace)
     print(json.dumps({
-        "kills": len(trials),
+        "kills": len(trials) + len(failures),
         "passed": len(trials),
+        "failed": len(failures),
+        "synchronous": args.synchronous or "FULL (the app's)",
+        "durability_checked": not args.no_trace,
         "killed_mid_race": sum(not t.finished for t in trials),
         "killed_before_first_commit": sum(t.committed == 0 for t in trials),
         "committed_not_reported": sum(t.committed > t.reported for t in trials),
         "events_committed": sum(t.committed for t in trials),
+        "log_syncs_traced": sum(t.syncs for t in trials),
         "seconds": round(time.perf_counter() - started, 1),
-        "example": asdict(trials[-1]),
+        "first_failure": failures[0] if failures else None,
+        "example": asdict(trials[-1]) if trials else None,
     }))
-    return 0
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

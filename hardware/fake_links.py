@@ -128,7 +128,16 @@ class LoopLink:
 
 class PtyLink:
     """A pseudo-terminal pair behind the symlink ``path``; :meth:`unplug` closes it (the host's
-    reads fail and the name disappears), :meth:`plug` makes a new one under the same name."""
+    reads fail and the name disappears), :meth:`plug` makes a new one under the same name.
+
+    One server thread owns the master side: it reads the host's bytes into the peer and writes
+    the peer's bytes out, both without blocking. The peer only appends to an outbox, so a test
+    pressing a button never waits on the pty (a full pty buffer with the peer's lock held would
+    deadlock against the server thread handing the host's lines to the peer).
+    """
+
+    STOP_TIMEOUT = 10.0
+    """How long :meth:`unplug` waits for the server thread (it polls every 10 ms)."""
 
     def __init__(self, peer: FakeHubPeer, path: str | Path) -> None:
         self.peer = peer
@@ -136,6 +145,8 @@ class PtyLink:
         self._fds: tuple[int, int] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._outbox = bytearray()
+        self._outbox_lock = threading.Lock()
         self.plug()
 
     def plug(self) -> None:
@@ -143,12 +154,15 @@ class PtyLink:
             return
         master, slave = os.openpty()
         tty.setraw(slave)
+        os.set_blocking(master, False)
         self._fds = (master, slave)
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
         self.path.symlink_to(os.ttyname(slave))
         self._stop = threading.Event()
-        self.peer.connect(lambda data: os.write(master, data))
+        with self._outbox_lock:
+            self._outbox.clear()
+        self.peer.connect(self._send)
         self._thread = threading.Thread(target=self._serve, args=(master, self._stop),
                                         name="fake-hub-pty", daemon=True)
         self._thread.start()
@@ -159,7 +173,10 @@ class PtyLink:
         self.peer.disconnect()
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(1.0)
+            self._thread.join(self.STOP_TIMEOUT)
+            if self._thread.is_alive():  # never close descriptors a live thread still uses
+                raise RuntimeError(f"pty server did not stop within {self.STOP_TIMEOUT} s")
+            self._thread = None
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
         for fd in self._fds:
@@ -168,13 +185,29 @@ class PtyLink:
 
     close = unplug
 
+    def _send(self, data: bytes) -> None:
+        with self._outbox_lock:
+            self._outbox += data
+
     def _serve(self, master: int, stop: threading.Event) -> None:
         while not stop.is_set():
-            ready, _, _ = select.select([master], [], [], 0.01)
-            if not ready:
+            with self._outbox_lock:
+                pending = bytes(self._outbox)
+            readable, writable, _ = select.select([master], [master] if pending else [], [],
+                                                  0.01)
+            if writable:
+                try:
+                    written = os.write(master, pending)
+                except (BlockingIOError, InterruptedError):
+                    written = 0
+                with self._outbox_lock:
+                    del self._outbox[:written]
+            if not readable:
                 continue
             try:
                 data = os.read(master, 4096)
+            except (BlockingIOError, InterruptedError):
+                continue
             except OSError:  # no reader on the other side yet
                 stop.wait(0.01)
                 continue

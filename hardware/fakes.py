@@ -124,7 +124,11 @@ class FakeHubPeer:
 
     Presses are numbered and kept in a history of ``history`` entries whether or not a host is
     connected (a hub with its own power keeps counting through a cable glitch), and replayed on
-    ``SYNC``. ``tamper`` may rewrite or drop (return None) each outgoing line, for tests.
+    ``SYNC``. After press number ``max_seq`` the numbering starts again from 1 under a new boot
+    id, announced by an unprompted ``HELLO``. ``protocol=1`` makes it a hub with the version-1
+    firmware (it answers ``HELLO 2`` with ``ERR version`` and ``HELLO 1``, its ``PONG`` carries
+    no number, and it never renumbers). ``tamper`` may rewrite or drop (return None) each
+    outgoing line, for tests.
     """
 
     def __init__(
@@ -133,7 +137,15 @@ class FakeHubPeer:
         *,
         history: int = 64,
         boot_id: str | None = None,
+        protocol: int = p.PROTOCOL_VERSION,
+        max_seq: int = p.MAX_SEQ,
     ) -> None:
+        if not p.OLDEST_PROTOCOL_VERSION <= protocol <= p.PROTOCOL_VERSION:
+            raise ValueError(f"no protocol version {protocol}")
+        self.protocol = protocol
+        self.version = 1
+        """The version of the current session (what the host's last HELLO asked for)."""
+        self.max_seq = max_seq
         self.seats = tuple(sorted(set(seats)))
         self.gears: dict[int, int] = dict.fromkeys(self.seats, 1)
         self.leds: dict[int, LedPattern] = dict.fromkeys(self.seats, LedPattern.OFF)
@@ -199,6 +211,8 @@ class FakeHubPeer:
 
     def _press(self, button: str, seat: int, gear: int) -> int:
         with self._lock:
+            if self.seq >= self.max_seq and self.protocol >= 2:
+                self._renumber()
             self.seq += 1
             line = p.frame("PRESS", self.seq, button, seat, gear)
             self.history.append((self.seq, line))
@@ -207,12 +221,27 @@ class FakeHubPeer:
 
     # -- protocol -----------------------------------------------------------------------------
 
+    def _renumber(self) -> None:
+        old = self.boot_id
+        while self.boot_id == old:
+            self.boot_id = os.urandom(4).hex()
+        self.seq = 0
+        self.history.clear()
+        self._send(self._hello_line(self.version))
+
+    def _hello_line(self, version: int) -> bytes:
+        seats = ",".join(str(s) for s in self.seats) or "-"
+        return p.frame("HELLO", version, self.boot_id, self.seq, seats)
+
     def _handle(self, cmd: p.HostCommand) -> None:
         if cmd.kind == "HELLO":
-            seats = ",".join(str(s) for s in self.seats) or "-"
-            if cmd.args[0] != p.PROTOCOL_VERSION:
-                self._send(p.frame("ERR", "version"))
-            self._send(p.frame("HELLO", p.PROTOCOL_VERSION, self.boot_id, self.seq, seats))
+            asked = cmd.args[0]
+            if asked < 1 or (self.protocol == 1 and asked != 1):
+                self._send(p.frame("ERR", "version"))  # (the version-1 firmware's answer)
+                self._send(self._hello_line(self.protocol))
+            else:
+                self.version = min(asked, self.protocol)
+                self._send(self._hello_line(self.version))
         elif cmd.kind == "SYNC":
             last = cmd.args[0]
             replay = [(seq, line) for seq, line in self.history if seq > last]
@@ -234,7 +263,7 @@ class FakeHubPeer:
             count, on_ms, off_ms = cmd.args
             self.beeps.append((count, on_ms, off_ms))
         elif cmd.kind == "PING":
-            self._send(p.frame("PONG"))
+            self._send(p.frame("PONG", self.seq) if self.version >= 2 else p.frame("PONG"))
 
     def _send(self, line: bytes) -> None:
         if self._write is None:

@@ -3,13 +3,21 @@
 No I/O and no threads here (see :mod:`hardware.serial_hub` for those), so every rule can be
 tested by feeding lines. The rules that make presses exactly-once:
 
-* every press carries a sequence number; the host remembers the last one it used;
+* every press carries a sequence number; the host remembers ``last``, the last one it used;
 * a repeated number is dropped (counted as a duplicate);
 * a jump (a line was lost) drops the press and asks the hub for ``SYNC <last>``; the hub
   replays everything after ``<last>`` in order, then its dial positions, then ``SYNCED``;
+* a heartbeat finds a lost *last* press, which no later press would reveal: every 0.5 s the
+  host asks the hub for its latest number (``PING``, answered by ``PONG <latest>`` in protocol
+  version 2; a version-1 hub is asked with ``SYNC <last>`` instead) and resyncs when it is ahead;
+* no number from the hub is ever adopted by a jump: ``last`` moves by one press at a time, or
+  over a ``GAP`` (presses the hub no longer has) only when the GAP opens the answer to our own
+  ``SYNC`` and the rest of that answer confirms it; a latest number *behind* ``last`` (the hub
+  started a new numbering) makes the host ask for ``HELLO`` again;
 * after every (re)connect the host sends ``HELLO`` then ``SYNC <last>``; the hub's boot id tells
-  whether it is the same hub session (replay what was missed) or a hub that rebooted (replay its
-  whole new history); on first contact since the app started, history is skipped as stale.
+  whether it is the same hub session (replay what was missed) or a hub that rebooted or started
+  a new numbering (replay its whole new history); on first contact since the app started,
+  history is skipped as stale.
 """
 
 from __future__ import annotations
@@ -48,8 +56,12 @@ class HubStats:
     reasons: Counter[str] = field(default_factory=Counter)
     duplicates: int = 0
     gaps: int = 0
+    heartbeat_gaps: int = 0
+    """Lost last presses found by the heartbeat (no later press revealed them)."""
     early: int = 0
     lost_presses: int = 0
+    rehandshakes: int = 0
+    """``HELLO`` asked again inside one connection (the hub renumbered, or said it did)."""
     hub_errors: int = 0
     connects: int = 0
     disconnects: int = 0
@@ -69,7 +81,9 @@ class Outcome:
 class SessionTiming:
     hello_retry: float = 1.0
     sync_retry: float = 1.0
-    ping_interval: float = 2.0
+    heartbeat_interval: float = 0.5
+    """How often an online host asks the hub for its latest press number (and keeps the link
+    alive); a press whose line was lost is recovered within this time plus one round trip."""
     silence_timeout: float = 6.0
     reject_report_interval: float = 5.0
 
@@ -82,12 +96,16 @@ class HubSession:
         self.state = HubState.CLOSED
         self.stats = HubStats()
         self.boot_id: str | None = None
+        self.version: int | None = None
+        """The protocol version of this connection, from the hub's ``HELLO``."""
         self.last_seq = 0
         self.dials: dict[int, int] = {}
         self.leds: dict[int, LedPattern] = {seat: LedPattern.OFF for seat in self.seats}
         self._offline_announced = False
         self._opened_at = self._last_valid = self._hello_at = self._ping_at = 0.0
         self._sync_at: float | None = None
+        self._gap: p.Gap | None = None
+        self._announced = False
         self._unreported = 0
         self._last_reason = ""
         self._reported_at: float | None = None
@@ -97,8 +115,11 @@ class HubSession:
     def opened(self, now: float) -> Outcome:
         self.stats.connects += 1
         self.state = HubState.HELLO
+        self.version = None
         self._opened_at = self._last_valid = self._hello_at = now
         self._sync_at = None
+        self._gap = None
+        self._announced = False
         return Outcome(send=[p.hello()])
 
     def closed(self, reason: str) -> Outcome:
@@ -106,6 +127,7 @@ class HubSession:
         if self.state is not HubState.CLOSED:
             self.stats.disconnects += 1
         self.state = HubState.CLOSED
+        self._gap = None
         out = Outcome()
         if not self._offline_announced:
             self._offline_announced = True
@@ -145,20 +167,13 @@ class HubSession:
         elif isinstance(msg, p.Dial):
             self._on_dial(msg, now, out)
         elif isinstance(msg, p.Gap):
-            self.stats.accepted += 1
-            if msg.last > self.last_seq:
-                first = max(msg.first, self.last_seq + 1)
-                self.stats.lost_presses += msg.last - first + 1
-                self.last_seq = msg.last
-                out.events.append(InputRejected(
-                    self.name, f"hub lost presses {first}..{msg.last} (its history was full)"))
+            self._on_gap(msg, now, out)
         elif isinstance(msg, p.Synced):
-            self.stats.accepted += 1
             self._on_synced(msg, now, out)
         elif isinstance(msg, p.HubError):
             self.stats.hub_errors += 1
         else:
-            self.stats.accepted += 1  # PONG
+            self._on_pong(msg, now, out)
         return out
 
     def tick(self, now: float) -> Outcome:
@@ -174,9 +189,13 @@ class HubSession:
             out.send.append(p.hello())
         if self._sync_at is not None and now - self._sync_at >= t.sync_retry:
             self._send_sync(now, out)
-        if self.state is HubState.ONLINE and now - self._ping_at >= t.ping_interval:
+        if self.state is HubState.ONLINE and now - self._ping_at >= t.heartbeat_interval:
             self._ping_at = now
-            out.send.append(p.ping())
+            if self.version is not None and self.version >= 2:
+                out.send.append(p.ping())
+            elif self._sync_at is None:
+                # A version-1 hub's PONG carries no number: its SYNC answer does.
+                self._send_sync(now, out)
         if self._unreported and self._report_due(now):
             self._report_rejections(now, out)
         return out
@@ -184,11 +203,21 @@ class HubSession:
     # -- message handlers ---------------------------------------------------------------------
 
     def _on_hello(self, msg: p.Hello, now: float, out: Outcome) -> None:
-        if msg.version != p.PROTOCOL_VERSION:
+        if self.state is not HubState.HELLO:
+            # Not the answer to our HELLO: the hub says it started a new numbering (its press
+            # numbers ran out), or it is a repeated answer, or noise that passed the checksum.
+            # Believe nothing in it; a new boot id makes us ask the hub again.
+            self.stats.accepted += 1
+            if msg.boot_id != self.boot_id:
+                self._rehandshake(now, out)
+            return
+        if not p.OLDEST_PROTOCOL_VERSION <= msg.version <= p.PROTOCOL_VERSION:
             self._reject("version", now, out)
-            out.drop = f"hub speaks protocol v{msg.version}, this app speaks v{p.PROTOCOL_VERSION}"
+            out.drop = (f"hub speaks protocol v{msg.version}, this app speaks "
+                        f"v{p.OLDEST_PROTOCOL_VERSION} to v{p.PROTOCOL_VERSION}")
             return
         self.stats.accepted += 1
+        self.version = msg.version
         foreign = sorted(set(msg.seats) - set(self.seats))
         if foreign:
             out.events.append(InputRejected(
@@ -201,12 +230,25 @@ class HubSession:
         if self.boot_id is None:
             self.last_seq = msg.latest_seq  # first contact: older presses are stale
         elif msg.boot_id != self.boot_id:
-            self.last_seq = 0  # the hub restarted: everything it has is new
+            self.last_seq = 0  # the hub restarted or renumbered: everything it has is new
+        elif msg.latest_seq < self.last_seq:
+            # Same numbering, yet the hub never got as far as we think: our number is wrong
+            # (no correct hub does this). Trust the hub, or its presses would all be dropped.
+            out.events.append(InputRejected(
+                self.name, f"hub numbering is at {msg.latest_seq}, behind {self.last_seq}: "
+                f"presses after {msg.latest_seq} will be used"))
+            self.last_seq = msg.latest_seq
         self.boot_id = msg.boot_id
         self.state = HubState.SYNCING
         self._send_sync(now, out)
 
     def _on_press(self, msg: p.Press, now: float, out: Outcome) -> None:
+        if self._gap is not None:  # a GAP holds only if the press after it comes next
+            gap, self._gap = self._gap, None
+            if msg.seq == gap.last + 1:
+                self._adopt_gap(gap, out)
+            else:
+                self._reject("unconfirmed-gap", now, out)
         if msg.seq <= self.last_seq:
             self.stats.duplicates += 1
             return
@@ -243,7 +285,31 @@ class HubSession:
             self.dials[msg.seat] = msg.gear
             out.events.append(DialMoved(msg.seat, msg.gear))
 
+    def _on_gap(self, msg: p.Gap, now: float, out: Outcome) -> None:
+        if msg.last <= self.last_seq:
+            self.stats.duplicates += 1  # a repeated answer: nothing new
+            return
+        if self._sync_at is None or self._gap is not None or msg.first != self.last_seq + 1:
+            # Only the first line of the answer to our SYNC may say presses are gone, and only
+            # from the first one we lack. Anything else would let one line skip any number of
+            # presses: refuse it and ask the hub what it really has.
+            self._reject("unexpected-gap", now, out)
+            if self._sync_at is None:
+                self._send_sync(now, out)
+            return
+        self._gap = msg  # held until the rest of the answer confirms it
+
     def _on_synced(self, msg: p.Synced, now: float, out: Outcome) -> None:
+        self.stats.accepted += 1
+        if self._gap is not None:  # a GAP with no press after it ends at the hub's latest
+            gap, self._gap = self._gap, None
+            if msg.latest_seq == gap.last:
+                self._adopt_gap(gap, out)
+            else:
+                self._reject("unconfirmed-gap", now, out)
+        if msg.latest_seq < self.last_seq:
+            self._rehandshake(now, out)  # the hub is behind us: a new numbering
+            return
         if msg.latest_seq > self.last_seq:
             self._send_sync(now, out)  # something still missing: ask again
             return
@@ -252,10 +318,43 @@ class HubSession:
             self.state = HubState.ONLINE
             self._ping_at = now
             self._offline_announced = False
-            out.events.append(HubOnline(self.name, self.seats))
+            if not self._announced:
+                self._announced = True
+                out.events.append(HubOnline(self.name, self.seats))
             out.send += [p.led(seat, pattern) for seat, pattern in self.leds.items()]
 
+    def _on_pong(self, msg: p.Pong, now: float, out: Outcome) -> None:
+        if self.version is None or self.version < 2:
+            self.stats.accepted += 1  # a version-1 keep-alive: no number to check
+            return
+        if msg.latest_seq is None:
+            self._reject("pong-without-number", now, out)
+            return
+        self.stats.accepted += 1
+        if msg.latest_seq < self.last_seq:
+            self._rehandshake(now, out)
+        elif msg.latest_seq > self.last_seq and self._sync_at is None:
+            self.stats.heartbeat_gaps += 1  # the hub has a press we never got
+            self._send_sync(now, out)
+
     # -- helpers ------------------------------------------------------------------------------
+
+    def _adopt_gap(self, gap: p.Gap, out: Outcome) -> None:
+        self.stats.accepted += 1
+        self.stats.lost_presses += gap.last - gap.first + 1
+        self.last_seq = gap.last
+        out.events.append(InputRejected(
+            self.name, f"hub lost presses {gap.first}..{gap.last} (its history was full)"))
+
+    def _rehandshake(self, now: float, out: Outcome) -> None:
+        """Start the session again on this connection: ``HELLO``, then ``SYNC``. Presses that
+        arrive meanwhile are ignored; the ``SYNC`` replays them."""
+        self.stats.rehandshakes += 1
+        self.state = HubState.HELLO
+        self._hello_at = now
+        self._sync_at = None
+        self._gap = None
+        out.send.append(p.hello())
 
     def _send_sync(self, now: float, out: Outcome) -> None:
         self._sync_at = now

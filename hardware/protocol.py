@@ -1,20 +1,29 @@
-"""Heat hub serial line protocol, version 1 (specified in docs/serial-protocol.md).
+"""Heat hub serial line protocol, versions 1 and 2 (specified in docs/serial-protocol.md).
 
 Every message is one ASCII line ``BODY*CCCC\\n``: ``BODY`` is space-separated tokens,
 ``CCCC`` the CRC-16/CCITT-FALSE of ``BODY`` as 4 upper-case hex digits. This module is pure:
 framing, parsing and encoding, no I/O. The same rules are implemented by the reference firmware
 (deploy/hub-firmware/main.py); a test runs that firmware's logic against this module.
+
+Version 2 adds one thing: ``PONG <latest>`` carries the number of the hub's last press, so an
+idle host notices a press whose line was lost. The host speaks both versions (see
+:mod:`hardware.hub_session`).
 """
 
 from __future__ import annotations
 
+import binascii
 import re
 from dataclasses import dataclass
 
 from .events import GEARS, MAX_SEATS, TableButton
 from .outputs import LedPattern
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""The newest version this host speaks; it sends it in ``HELLO``."""
+OLDEST_PROTOCOL_VERSION = 1
+"""The oldest hub version this host still works with (a hub answers ``HELLO`` with the version
+both sides will speak)."""
 MAX_LINE = 96
 """Longest valid line in bytes, without the newline."""
 MAX_SEQ = 2**31 - 1
@@ -42,14 +51,12 @@ class ProtocolError(ValueError):
 
 
 def crc16(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final XOR."""
-    crc = 0xFFFF
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-            crc &= 0xFFFF
-    return crc
+    """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final XOR.
+
+    The standard library's ``crc_hqx`` is exactly this CRC (the XMODEM one with the initial
+    value given), in C; the firmware keeps its own bit-by-bit loop, and a test checks that the
+    two agree."""
+    return binascii.crc_hqx(data, 0xFFFF)
 
 
 def frame(*tokens: object) -> bytes:
@@ -123,7 +130,9 @@ class Synced:
 
 @dataclass(frozen=True, slots=True)
 class Pong:
-    pass
+    """``latest_seq``: the hub's last press number (version 2); None from a version-1 hub."""
+
+    latest_seq: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +161,8 @@ def parse_hub_message(tokens: list[str]) -> HubMessage:
     """Interpret the tokens of a line sent by the hub. Raises :class:`ProtocolError`."""
     kind = tokens[0]
     if kind == "HELLO":
-        if len(tokens) >= 2 and _NUMBER.fullmatch(tokens[1]) and int(tokens[1]) != 1:
+        if (len(tokens) >= 2 and _NUMBER.fullmatch(tokens[1])
+                and not OLDEST_PROTOCOL_VERSION <= int(tokens[1]) <= PROTOCOL_VERSION):
             return Hello(int(tokens[1]), "", 0, ())  # other version: caller refuses it
         _arity(tokens, 4)
         if not _BOOT_ID.fullmatch(tokens[2]):
@@ -187,8 +197,10 @@ def parse_hub_message(tokens: list[str]) -> HubMessage:
         _arity(tokens, 1)
         return Synced(_int(tokens[1]))
     if kind == "PONG":
-        _arity(tokens, 0)
-        return Pong()
+        if len(tokens) == 1:
+            return Pong()
+        _arity(tokens, 1)
+        return Pong(_int(tokens[1]))
     if kind == "ERR":
         _arity(tokens, 1)
         return HubError(tokens[1])
@@ -198,8 +210,8 @@ def parse_hub_message(tokens: list[str]) -> HubMessage:
 # -- host -> hub ------------------------------------------------------------------------------
 
 
-def hello() -> bytes:
-    return frame("HELLO", PROTOCOL_VERSION)
+def hello(version: int = PROTOCOL_VERSION) -> bytes:
+    return frame("HELLO", version)
 
 
 def sync(last_seq: int) -> bytes:

@@ -3,7 +3,8 @@
 #
 # It reads the gear dials, Ready buttons (and optionally shared buttons) of the seats wired to
 # it, drives their LEDs and an optional buzzer, and talks to heat-companion over USB serial
-# using the line protocol in docs/serial-protocol.md (version 1).
+# using the line protocol in docs/serial-protocol.md (version 2; it also speaks version 1 to a
+# host that asks for it).
 #
 # Install: flash MicroPython on the Pico, edit the CONFIGURATION block below, copy this file
 # to the board as main.py (e.g. `mpremote cp main.py :main.py`), and reset it.
@@ -26,8 +27,9 @@ SETTLE_MS = 30
 HISTORY = 64  # presses kept for replay after a reconnect
 # ---------------------------------------------------------------------------------------------
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # the newest version spoken; a host asking for 1 gets version 1
 MAX_LINE = 96
+MAX_SEQ = 2147483647  # the last press number; the next press starts a new numbering
 GRAY = {(0, 0): 1, (1, 0): 2, (1, 1): 3, (0, 1): 4}
 PATTERNS = {"OFF": None, "ON": None, "BLINK": (500, 500), "FAST": (100, 100)}
 BODY_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789,._:/?-"
@@ -132,11 +134,15 @@ class Hub:
     """Protocol and table logic without hardware: levels in, lines out through send()."""
 
     def __init__(self, seats, buttons, send, boot_id, now, settle_ms=30, history=64,
-                 diff=None):
+                 diff=None, new_boot_id=None, max_seq=MAX_SEQ):
         self.seats = seats  # {seat: dial kind}
         self.buttons = buttons  # list of "NEXT"/"UNDO"/"CONFIRM"
         self.send = send
         self.boot_id = boot_id
+        self.new_boot_id = new_boot_id or (lambda: "%08x" % ((int(self.boot_id, 16) + 1)
+                                                              & 0xFFFFFFFF))
+        self.max_seq = max_seq
+        self.version = 1  # the version the host asked for in its last HELLO
         self.settle = settle_ms
         self.history_size = history
         self.diff = diff or (lambda a, b: a - b)
@@ -186,12 +192,29 @@ class Hub:
                 self.press(name, 0, 0)
 
     def press(self, button, seat, gear):
+        if self.seq >= self.max_seq:
+            self.renumber()
         self.seq += 1
         line = frame("PRESS %d %s %d %d" % (self.seq, button, seat, gear))
         self.history.append((self.seq, line))
         if len(self.history) > self.history_size:
             self.history.pop(0)
         self.send(line)
+
+    def renumber(self):
+        """The press numbers are used up (after 2**31 - 1 presses): start again from 1 under a
+        new boot id, as a restart would, and tell the host with an unprompted HELLO (it asks
+        for HELLO again, then SYNC 0 replays the new numbering)."""
+        old = self.boot_id
+        while self.boot_id == old:
+            self.boot_id = self.new_boot_id()
+        self.seq = 0
+        self.history = []
+        self.send(self.hello_line(self.version))
+
+    def hello_line(self, version):
+        seats = ",".join([str(s) for s in sorted(self.seats)]) or "-"
+        return frame("HELLO %d %s %d %s" % (version, self.boot_id, self.seq, seats))
 
     # -- host lines ----------------------------------------------------------------------------
 
@@ -221,11 +244,13 @@ class Hub:
             return
         kind, args = tokens[0], tokens[1:]
         if kind == "HELLO" and len(args) == 1:
-            if number(args[0], 0, 999) != PROTOCOL_VERSION:
+            asked = number(args[0], 0, 999)
+            if asked is None or asked < 1:
                 self.error("version")
-            seats = ",".join([str(s) for s in sorted(self.seats)]) or "-"
-            self.send(frame("HELLO %d %s %d %s" % (PROTOCOL_VERSION, self.boot_id, self.seq,
-                                                   seats)))
+                self.send(self.hello_line(PROTOCOL_VERSION))
+            else:  # speak the newest version both sides know
+                self.version = min(asked, PROTOCOL_VERSION)
+                self.send(self.hello_line(self.version))
         elif kind == "SYNC" and len(args) == 1 and number(args[0], 0, 2147483647) is not None:
             self.sync(int(args[0]))
         elif kind == "LED" and len(args) == 2 and args[1] in PATTERNS:
@@ -242,7 +267,10 @@ class Hub:
             else:
                 self.beep_plan = (now, count, on, off)
         elif kind == "PING" and not args:
-            self.send(frame("PONG"))
+            if self.version >= 2:  # the heartbeat: the host resyncs if it lacks a press
+                self.send(frame("PONG %d" % self.seq))
+            else:
+                self.send(frame("PONG"))
         else:
             self.error("unknown")
 
@@ -305,9 +333,12 @@ def main():
     buzzer = machine.Pin(BUZZER, machine.Pin.OUT, value=0) if BUZZER is not None else None
 
     out = sys.stdout.buffer
-    boot_id = "%08x" % (random.getrandbits(32) ^ time.ticks_us())
+
+    def new_boot_id():
+        return "%08x" % ((random.getrandbits(32) ^ time.ticks_us()) & 0xFFFFFFFF)
+
     hub = Hub({seat: spec["dial"][0] for seat, spec in SEATS.items()}, list(BUTTONS), out.write,
-              boot_id, time.ticks_ms(), SETTLE_MS, HISTORY, time.ticks_diff)
+              new_boot_id(), time.ticks_ms(), SETTLE_MS, HISTORY, time.ticks_diff, new_boot_id)
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     stdin = sys.stdin.buffer

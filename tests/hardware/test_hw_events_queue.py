@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 
 import pytest
 
@@ -62,14 +63,17 @@ def test_puts_from_many_threads_lose_nothing() -> None:
         for i in range(per_thread):
             q.put(DialMoved(seat, i % 4 + 1))
 
-    threads = [threading.Thread(target=producer, args=(s,)) for s in (1, 2, 3, 4)]
+    threads = [threading.Thread(target=producer, args=(s,), daemon=True) for s in (1, 2, 3, 4)]
     for t in threads:
         t.start()
     drained = []
-    while any(t.is_alive() for t in threads) or len(q):
+    deadline = time.monotonic() + 20
+    while (any(t.is_alive() for t in threads) or len(q)) and time.monotonic() < deadline:
         drained += q.drain()
+        q.wait(0.01)
     for t in threads:
-        t.join()
+        t.join(1.0)
+        assert not t.is_alive(), "a producer is stuck"
     drained += q.drain()
     assert len(drained) == 4 * per_thread
     for seat in (1, 2, 3, 4):  # each producer's events stay in order
@@ -95,5 +99,5 @@ def test_on_put_hook_and_wait() -> None:
     q = InputQueue(on_put=lambda: calls.append(len(q)))
     assert q.wait(0.001) is False
     threading.Timer(0.01, q.put, args=(SeatReady(1, 1),)).start()
-    assert q.wait(2.0) is True
+    assert q.wait(20.0) is True
     assert calls == [1]

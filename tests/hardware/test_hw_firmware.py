@@ -12,7 +12,9 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -23,6 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hardware import protocol as p
+from hardware.clock import Clock, FakeClock
 from hardware.events import (
     ButtonPressed,
     DialMoved,
@@ -128,11 +131,19 @@ class Board:
         self.dials = {5: GRAY[1], 6: GRAY[1]}
         self.ready = {5: False, 6: False}
         self.buttons = {"NEXT": False}
-        self.hub = fw.Hub({5: "gray", 6: "gray"}, ["NEXT"], self._send, "1234abcd", self.ms)
+        self.boot_ids = iter([f"0000aaa{i}" for i in range(10)])
+        self.hub = fw.Hub({5: "gray", 6: "gray"}, ["NEXT"], self._send, "1234abcd", self.ms,
+                          new_boot_id=lambda: next(self.boot_ids))
+        self.tamper: Callable[[bytes], bytes | None] | None = None
         self.scan()
 
     def _send(self, data: bytes) -> None:
         link = self.link
+        if self.tamper is not None:
+            changed = self.tamper(data)
+            if changed is None:
+                return
+            data = changed
         if link is not None and self.plugged and not link.dead:
             link.loop.write(data)
 
@@ -170,16 +181,22 @@ class Board:
                 self.link.dead = True
 
 
+@contextmanager
+def connected(b: Board, queue: InputQueue, clock: Clock | None = None) -> Iterator[SerialHub]:
+    hub = SerialHub("loop://", queue, seats=(5, 6), opener=b.open, retry_delay=0.01,
+                    max_retry_delay=0.05, clock=clock or time.monotonic)
+    hub.start()
+    try:
+        yield hub
+    finally:
+        hub.close()
+
+
 @pytest.fixture
 def board(queue: InputQueue) -> Iterator[tuple[Board, SerialHub]]:
     b = Board()
-    hub = SerialHub("loop://", queue, seats=(5, 6), opener=b.open, retry_delay=0.01,
-                    max_retry_delay=0.05)
-    hub.start()
-    try:
+    with connected(b, queue) as hub:
         yield b, hub
-    finally:
-        hub.close()
 
 
 def test_firmware_talks_to_the_host(board: Any, queue: InputQueue) -> None:
@@ -245,6 +262,98 @@ def test_firmware_ready_between_positions_and_unknown_commands() -> None:
     hub.scan({1: [False, False, False, False]}, {1: True}, {}, 210)
     hub.scan({1: [False, False, False, False]}, {1: True}, {}, 250)
     assert sent == [fw.frame("PRESS 1 READY 1 0")]
-    hub.feed(p.frame("LED", 2, "ON") + p.frame("WHAT") + p.frame("HELLO", 2), 300)
-    assert sent[1:] == [fw.frame("ERR seat"), fw.frame("ERR unknown"), fw.frame("ERR version"),
-                        fw.frame("HELLO 1 0000beef 1 1")]
+    hub.feed(p.frame("LED", 2, "ON") + p.frame("WHAT"), 300)
+    assert sent[1:] == [fw.frame("ERR seat"), fw.frame("ERR unknown")]
+
+
+def test_firmware_speaks_the_version_the_host_asks_for() -> None:
+    """A version-2 host gets PONG with the latest press number; a version-1 host (an older
+    app) gets exactly the version-1 answers; a later host gets version 2, the newest here."""
+    sent: list[bytes] = []
+    hub = fw.Hub({1: "gray"}, ["NEXT"], sent.append, "0000beef", 0)
+    hub.scan({1: [False, False]}, {1: False}, {"NEXT": False}, 0)
+    hub.scan({1: [False, False]}, {1: False}, {"NEXT": True}, 1)
+    hub.scan({1: [False, False]}, {1: False}, {"NEXT": True}, 40)
+    assert sent == [fw.frame("PRESS 1 NEXT 0 0")]
+    for asked, answers in [
+        (2, [p.frame("HELLO", 2, "0000beef", 1, "1"), p.frame("PONG", 1)]),
+        (1, [p.frame("HELLO", 1, "0000beef", 1, "1"), p.frame("PONG")]),
+        (7, [p.frame("HELLO", 2, "0000beef", 1, "1"), p.frame("PONG", 1)]),
+        (0, [p.frame("ERR", "version"), p.frame("HELLO", 2, "0000beef", 1, "1"),
+             p.frame("PONG", 1)]),
+    ]:
+        sent.clear()
+        hub.feed(p.frame("HELLO", asked) + p.ping(), 50)
+        assert sent == answers, asked
+
+
+def test_firmware_heartbeat_recovers_a_lost_last_press(queue: InputQueue) -> None:
+    """The firmware's last PRESS line is damaged on the wire and nothing follows it. The host's
+    clock is simulated too: the press arrives once it has moved one heartbeat (0.5 s), and
+    could not have arrived otherwise (nothing else would ask for it)."""
+    b, clock = Board(), FakeClock()
+    with connected(b, queue, clock) as hub:
+        collect(queue, count(HubOnline))
+
+        def damage_once(line: bytes) -> bytes:
+            b.tamper = None
+            return line.replace(b"READY", b"READZ")
+
+        b.tamper = damage_once
+        b.press(5)
+        until(lambda: hub.stats.reasons["bad-checksum"] == 1)
+        assert inputs(queue.drain()) == []
+        clock.advance(0.5)
+        assert inputs(collect(queue, count(SeatReady))) == [SeatReady(5, 1)]
+        assert hub.stats.heartbeat_gaps == 1 and hub.stats.duplicates == 0
+        assert b.hub.version == 2
+
+
+def test_firmware_forged_gap_drops_nothing(board: Any, queue: InputQueue) -> None:
+    """One checksum-valid GAP 1 2147483647 from the hub's side used to make the host drop
+    every later press; now it is refused and the presses keep coming."""
+    b, hub = board
+    collect(queue, count(HubOnline))
+    b.link.loop.write(p.frame("GAP", 1, p.MAX_SEQ))
+    until(lambda: hub.stats.reasons["unexpected-gap"] == 1)
+    b.press(6)
+    b.press("NEXT")
+    assert inputs(collect(queue, count(ButtonPressed))) == [SeatReady(6, 1),
+                                                            ButtonPressed(TableButton.NEXT)]
+
+
+def test_firmware_and_host_agree_on_wrap_around(queue: InputQueue) -> None:
+    """Press number 2**31 - 1 is the last of a numbering; the next press starts a new one (new
+    boot id, numbers from 1), and the host uses every press once across the wrap, online or
+    with the cable out."""
+    b = Board()
+    b.hub.seq = fw.MAX_SEQ - 2  # as if the hub had run that long
+    assert fw.MAX_SEQ == p.MAX_SEQ
+    with connected(b, queue) as hub:
+        collect(queue, count(HubOnline))
+        b.press(5)
+        b.press("NEXT")  # number 2**31 - 1
+        b.press(6)  # number 1 of the new numbering
+        events = collect(queue, lambda ev: len(inputs(ev)) >= 3)
+        assert inputs(events) == [SeatReady(5, 1), ButtonPressed(TableButton.NEXT),
+                                  SeatReady(6, 1)]
+        until(lambda: hub.online)
+        assert b.hub.boot_id == "0000aaa0" and b.hub.seq == 1
+        assert hub.stats.duplicates == 0 and hub.stats.rehandshakes == 1
+        assert hub.stats.rejected == 0 and b.hub.errors == 0
+    # Across the wrap with the cable out: the host learns the new boot id on reconnect.
+    b = Board()
+    b.hub.seq = fw.MAX_SEQ - 1
+    with connected(b, queue) as hub:
+        collect(queue, count(HubOnline))
+        b.press(5)  # number 2**31 - 1
+        assert inputs(collect(queue, count(SeatReady))) == [SeatReady(5, 1)]
+        b.unplug()
+        collect(queue, count(HubOffline))
+        b.press("NEXT")  # number 1 under a new boot id, announced to nobody
+        b.press(6)  # number 2
+        b.plugged = True
+        events = collect(queue, count(HubOnline))
+        assert inputs(events) == [ButtonPressed(TableButton.NEXT), SeatReady(6, 1),
+                                  HubOnline("hub", (5, 6))]
+        assert hub.stats.duplicates == 0 and b.hub.seq == 2

@@ -17,6 +17,7 @@ from hardware.events import ButtonPressed, DialMoved, InputRejected, SeatReady, 
 from hardware.gpio_table import GpioTable
 from hardware.inputqueue import InputQueue
 from hardware.outputs import LedPattern
+from hardware.testing import collect, count
 from hardware.wiring import parse_wiring
 
 SETTLE = 0.03  # default settle_ms = 30
@@ -256,9 +257,10 @@ def test_ticker_thread_and_callbacks_from_another_thread(
     table = GpioTable(parse_wiring({"seat": {"1": GRAY_SEAT}}, "t.toml"), queue)
     table.start()
     assert queue.drain() == [DialMoved(1, 1)]
-    thread = threading.Thread(target=mock_factory.pin(22).drive_low, name="fake-lgpio")
+    thread = threading.Thread(target=mock_factory.pin(22).drive_low, name="fake-lgpio",
+                              daemon=True)
     thread.start()
-    thread.join()
-    assert queue.wait(2.0)
-    assert queue.drain() == [SeatReady(1, 1)]
+    thread.join(10.0)
+    assert not thread.is_alive()
+    assert collect(queue, count(SeatReady), timeout=20) == [SeatReady(1, 1)]
     table.close()

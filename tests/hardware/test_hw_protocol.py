@@ -21,6 +21,21 @@ def test_crc16_ccitt_false_check_value() -> None:
     assert p.crc16(b"") == 0xFFFF
 
 
+def bitwise_crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE written out from its definition (poly 0x1021, init 0xFFFF)."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
+@given(st.binary(max_size=200))
+def test_crc16_is_the_ccitt_false_definition(data: bytes) -> None:
+    assert p.crc16(data) == bitwise_crc16(data)
+
+
 def test_frame_and_unframe_round_trip() -> None:
     line = p.frame("PRESS", 13, "READY", 5, 3)
     assert line == b"PRESS 13 READY 5 3*5855\n"
@@ -63,13 +78,16 @@ def hub(*tokens: object) -> p.HubMessage:
 def test_parse_hub_messages() -> None:
     assert hub("HELLO", 1, "3f2a9c01", 12, "5,6") == p.Hello(1, "3f2a9c01", 12, (5, 6))
     assert hub("HELLO", 1, "3f2a9c01", 0, "-") == p.Hello(1, "3f2a9c01", 0, ())
-    assert hub("HELLO", 2, "whatever", "the", "future", "says") == p.Hello(2, "", 0, ())
+    assert hub("HELLO", 2, "3f2a9c01", 12, "5,6") == p.Hello(2, "3f2a9c01", 12, (5, 6))
+    assert hub("HELLO", 3, "whatever", "the", "future", "says") == p.Hello(3, "", 0, ())
+    assert hub("HELLO", 0) == p.Hello(0, "", 0, ())
     assert hub("PRESS", 13, "READY", 5, 3) == p.Press(13, "READY", 5, 3)
     assert hub("PRESS", 14, "NEXT", 0, 0) == p.Press(14, TableButton.NEXT, 0, 0)
     assert hub("DIAL", 5, 4) == p.Dial(5, 4)
     assert hub("GAP", 3, 40) == p.Gap(3, 40)
     assert hub("SYNCED", 12) == p.Synced(12)
-    assert hub("PONG") == p.Pong()
+    assert hub("PONG") == p.Pong(None)  # version 1
+    assert hub("PONG", 15) == p.Pong(15)  # version 2: the hub's latest press
     assert hub("ERR", "version") == p.HubError("version")
 
 
@@ -90,7 +108,11 @@ def test_parse_hub_messages() -> None:
         (("DIAL", 5), "bad-arity"),
         (("GAP", 9, 3), "out-of-range"),
         (("SYNCED", "-1"), "bad-number"),
-        (("PONG", 1), "bad-arity"),
+        (("PONG", 1, 2), "bad-arity"),
+        (("PONG", "x"), "bad-number"),
+        (("PONG", 2**31), "out-of-range"),
+        (("GAP", 0, 3), "out-of-range"),
+        (("HELLO", 2, "3f2a9c01", 0), "bad-arity"),
         (("LED", 5, "ON"), "unknown-message"),
     ],
 )
@@ -104,7 +126,8 @@ def test_host_messages() -> None:
     def parse(line: bytes) -> p.HostCommand:
         return p.parse_host_message(p.unframe(line.rstrip(b"\n")))
 
-    assert parse(p.hello()) == p.HostCommand("HELLO", (1,))
+    assert parse(p.hello()) == p.HostCommand("HELLO", (2,))
+    assert parse(p.hello(1)) == p.HostCommand("HELLO", (1,))
     assert parse(p.sync(12)) == p.HostCommand("SYNC", (12,))
     assert parse(p.led(5, LedPattern.FAST_BLINK)) == p.HostCommand("LED", (5,),
                                                                    LedPattern.FAST_BLINK)

@@ -8,12 +8,15 @@ opening fail, as a vanished /dev/ttyACM0 does.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 from hardware import protocol as p
+from hardware.clock import Clock, FakeClock
 from hardware.events import (
     ButtonPressed,
     DialMoved,
@@ -30,17 +33,24 @@ from hardware.serial_hub import SerialHub
 from hardware.testing import collect, count, inputs, until
 
 
+@contextmanager
+def linked(queue: InputQueue, peer: FakeHubPeer,
+           clock: Clock = time.monotonic) -> Iterator[tuple[SerialHub, LoopLink]]:
+    link = LoopLink(peer, timeout=0.005)
+    hub = SerialHub("loop://", queue, seats=(5, 6), opener=link, retry_delay=0.01,
+                    max_retry_delay=0.05, clock=clock)
+    hub.start()
+    try:
+        yield hub, link
+    finally:
+        hub.close()
+
+
 @pytest.fixture
 def rig(queue: InputQueue) -> Iterator[tuple[SerialHub, FakeHubPeer, LoopLink]]:
     peer = FakeHubPeer((5, 6))
-    link = LoopLink(peer, timeout=0.005)
-    hub = SerialHub("loop://", queue, seats=(5, 6), opener=link, retry_delay=0.01,
-                    max_retry_delay=0.05)
-    hub.start()
-    try:
+    with linked(queue, peer) as (hub, link):
         yield hub, peer, link
-    finally:
-        hub.close()
 
 
 def start(queue: InputQueue) -> list[Any]:
@@ -131,7 +141,7 @@ def garbage_lines(rng: random.Random, n: int) -> list[bytes]:
     semantic = [  # correct checksums, impossible content
         p.frame("PRESS", 7, "READY", 5, 9), p.frame("DIAL", 3, 2), p.frame("DIAL", 6, 0),
         p.frame("FOO", 1), p.frame("PRESS", 8, "EJECT", 0, 0), p.frame("GAP", 9, 2),
-        p.frame("HELLO", 1, "0BADF00D", 3, "5"), p.frame("PONG", 1),
+        p.frame("HELLO", 1, "0BADF00D", 3, "5"), p.frame("PONG", 1, 2),
         p.frame("PRESS", 1, "NEXT", 4, 0), p.frame("SYNCED", "00"),
     ]
     out: list[bytes] = []
@@ -174,3 +184,63 @@ def test_ten_thousand_garbage_lines(rig: Any, queue: InputQueue) -> None:
     assert sum(hub.stats.reasons.values()) == 10_000
     assert len(events) - 1 <= 3  # rejections are reported, rate-limited, not one per line
     assert hub.online and hub.stats.disconnects == 0
+
+
+def damage_next_line(peer: FakeHubPeer) -> None:
+    def damage_once(line: bytes) -> bytes:
+        peer.tamper = None
+        return line[:-6] + b"0" + line[-5:]  # one byte of the body changed
+
+    peer.tamper = damage_once
+
+
+@pytest.mark.parametrize("protocol", [2, 1])
+def test_lost_last_press_is_recovered_by_the_heartbeat(queue: InputQueue,
+                                                       protocol: int) -> None:
+    """Nothing follows the damaged press, so only the heartbeat can reveal it: with the host's
+    clock frozen it never arrives; one heartbeat interval later it does. A version-1 hub (the
+    old firmware) is asked with SYNC, a version-2 hub with PING/PONG."""
+    peer, clock = FakeHubPeer((5, 6), protocol=protocol), FakeClock()
+    with linked(queue, peer, clock) as (hub, _):
+        collect(queue, count(HubOnline))
+        damage_next_line(peer)
+        peer.press(TableButton.UNDO)
+        until(lambda: hub.stats.rejected == 1)
+        assert inputs(queue.drain()) == []
+        clock.advance(0.5)
+        assert inputs(collect(queue, count(ButtonPressed))) == [ButtonPressed(TableButton.UNDO)]
+        assert hub.stats.duplicates == 0
+        heartbeat = "PING" if protocol == 2 else "SYNC"
+        assert [c.kind for c in peer.commands].count(heartbeat) >= 1
+        assert peer.rejected == {}  # the old hub was never sent anything it does not know
+        peer.press_ready(6)
+        assert inputs(collect(queue, count(SeatReady))) == [SeatReady(6, 1)]
+
+
+def test_forged_gap_is_refused_and_presses_keep_coming(rig: Any, queue: InputQueue) -> None:
+    hub, peer, link = rig
+    start(queue)
+    link.port.inject(p.frame("GAP", 1, p.MAX_SEQ))
+    until(lambda: hub.stats.reasons["unexpected-gap"] == 1)
+    for _ in range(3):
+        peer.press(TableButton.NEXT)
+    assert inputs(collect(queue, count(ButtonPressed, 3))) == [ButtonPressed(TableButton.NEXT)] * 3
+    assert hub.stats.lost_presses == 0
+
+
+def test_wrap_around_with_the_fake_hub(queue: InputQueue) -> None:
+    """The fake hub renumbers after press ``max_seq`` as the firmware does after 2**31 - 1.
+    Presses go two at a time, so some arrive while the host asks HELLO again (they are replayed
+    by its SYNC). (A renumbering drops the hub's history, so two within one round trip would
+    lose presses: with 2**31 - 1 presses per numbering that cannot happen.)"""
+    peer = FakeHubPeer((5, 6), max_seq=3)
+    with linked(queue, peer) as (hub, _):
+        start(queue)
+        buttons = [TableButton.NEXT, TableButton.UNDO, TableButton.CONFIRM] * 3
+        events: list[Any] = []
+        for i in range(0, len(buttons), 2):
+            for button in buttons[i:i + 2]:
+                peer.press(button)
+            events += collect(queue, count(ButtonPressed, len(buttons[i:i + 2])))
+        assert inputs(events) == [ButtonPressed(b) for b in buttons]
+        assert peer.seq == 3 and hub.stats.rehandshakes == 2 and hub.stats.duplicates == 0
