@@ -92,15 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _read_json(path: str) -> Any:
+    """A file's JSON value, read as race files are (:func:`companion.racefile.read_json`: not
+    UTF-8, too deep, numbers of thousands of digits are one line each)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise BadInput(f"{path}: cannot read: {error.strerror}") from error
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BadInput(f"{path}: not JSON: line {error.lineno} column {error.colno}: "
-                       f"{error.msg}") from error
+        return racefile.read_json(path)
+    except racefile.RaceFileError as error:
+        raise BadInput(str(error)) from error
 
 
 def _definition(args: argparse.Namespace) -> SeasonDef:

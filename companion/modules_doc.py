@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from types import MappingProxyType
 from typing import Any
 
@@ -33,38 +35,55 @@ def press_line(track: Track, letter: str) -> int:
     return track.press_corners[(ord(letter) - ord("A")) % len(track.press_corners)]
 
 
+def _name(where: str, value: object, names: Iterable[str]) -> str | None:
+    """``value`` if it is one of ``names`` (None if absent); else :class:`ModulesError`."""
+    known = list(names)
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in known:
+        raise ModulesError(f"{where}: one of {', '.join(known)}, got {_quote(value)}")
+    return value
+
+
+def _quote(value: object) -> str:
+    """A value from the file for a message (a string as Python quotes it, anything else as its
+    JSON text), cut short."""
+    try:
+        text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    except (ValueError, RecursionError):  # pragma: no cover - parsed JSON always dumps
+        text = "?"
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def parse_modules(doc: object, track: Track) -> RaceModules:
+    """The race's modules from a ``modules`` object; :class:`ModulesError` naming the field if
+    anything in it is not valid (any JSON value may come in)."""
     if not isinstance(doc, dict):
         raise ModulesError("modules: must be an object")
     extra = sorted(set(doc) - KEYS)
     if extra:
         raise ModulesError(f"modules: unknown key {extra[0]!r}")
     event = doc.get("event")
-    if event is not None and event not in EVENTS:
-        raise ModulesError(f"modules.event: unknown event {event!r}")
-    weather_name = doc.get("weather")
-    weather = None
-    if weather_name is not None:
-        if weather_name not in WEATHER_NAMES:
-            raise ModulesError(
-                f"modules.weather: one of {', '.join(WEATHER_NAMES)}, got {weather_name!r}")
-        weather = WEATHER_NAMES[weather_name]
+    if event is not None and (not isinstance(event, str) or event not in EVENTS):
+        raise ModulesError(f"modules.event: unknown event {_quote(event)}")
+    weather_name = _name("modules.weather", doc.get("weather"), WEATHER_NAMES)
+    weather = None if weather_name is None else WEATHER_NAMES[weather_name]
     road_doc = doc.get("road", {})
     if not isinstance(road_doc, dict):
         raise ModulesError("modules.road: must map corner line_after to a token")
-    lines = {c.line_after: c for c in track.corners}
+    lines = {str(c.line_after): c for c in track.corners}
     road: dict[int, Road] = {}
     for key, value in road_doc.items():
-        if not key.isdigit() or int(key) not in lines:
+        corner = lines.get(key)  # "12" only: not "012", "²", "١٢" or "+12"
+        if corner is None:
             raise ModulesError(f"modules.road.{key}: not a corner of {track.id}")
-        if value not in ROAD_NAMES:
-            raise ModulesError(f"modules.road.{key}: one of {', '.join(ROAD_NAMES)}, got "
-                               f"{value!r}")
-        corner = lines[int(key)]
+        token = _name(f"modules.road.{key}", value, ROAD_NAMES)
+        if token is None:
+            raise ModulesError(f"modules.road.{key}: one of {', '.join(ROAD_NAMES)}, got null")
         if corner.chicane_with is not None and corner.chicane_with < corner.line_after:
             raise ModulesError(f"modules.road.{key}: a chicane's token goes on its first line "
                                f"({corner.chicane_with})")
-        road[int(key)] = ROAD_NAMES[value]
+        road[corner.line_after] = ROAD_NAMES[token]
     press_doc = doc.get("press", [])
     if not isinstance(press_doc, list) or not all(isinstance(x, str) for x in press_doc):
         raise ModulesError("modules.press: must be a list of letters")

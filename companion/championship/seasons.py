@@ -169,7 +169,7 @@ def _parse_race(i: int, raw: object, load_track: Callable[[str], Track]) -> Seas
     if not isinstance(playable, bool) or not isinstance(note, str):
         raise SeasonError(f"{where}: playable must be true or false, note a string")
     event = doc.get("event")
-    if event is not None and event not in EVENTS:
+    if event is not None and (not isinstance(event, str) or event not in EVENTS):
         raise SeasonError(f"{where}.event: unknown event {event!r} (see docs/race-file-v2.md)")
     sponsors = doc.get("sponsors", DEFAULT_SPONSORS)
     if not _is_int(sponsors) or not 0 <= sponsors <= MAX_SPONSORS:

@@ -5,6 +5,7 @@ A race file holds inputs only; the engine derives everything else. This module t
 also turns a logged action list back into a race file (export). Standard library only.
 """
 
+from .loading import MAX_DEPTH, loads, read, read_json
 from .reading import (
     FORMAT,
     FORMAT_2,
@@ -22,13 +23,17 @@ __all__ = [
     "FORMAT",
     "FORMAT_2",
     "FORMATS",
+    "MAX_DEPTH",
     "STATE_FORMAT",
     "STATE_FORMAT_2",
     "RaceFile",
     "RaceFileError",
     "export",
+    "loads",
     "parse",
     "play_round",
+    "read",
+    "read_json",
     "replay",
     "state_document",
 ]

@@ -36,12 +36,37 @@ _INPUT_KEYS = {"gear", "cards", "stress", "clogged", "adrenaline", "cooldown", "
 _INPUT_KEYS_2 = _INPUT_KEYS | {"unpaid", "direct", "accelerate", "slipstream_extra"}
 
 
+MAX_MESSAGE = 1000
+"""The longest message kept: a value quoted from a hostile file is cut short."""
+
+
+_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+"""Every character at which ``str.splitlines`` starts a new line."""
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that would start a new line escaped (``\\n``, ``\\r``,
+    ``\\u2028``…), so a message quoting a car id or a key from a file stays one line."""
+    if _LINE_BREAKS.isdisjoint(text):
+        return text
+    return "".join(ch.encode("unicode_escape").decode("ascii") if ch in _LINE_BREAKS else ch
+                   for ch in text)
+
+
 class RaceFileError(ValueError):
     """A file that is not a valid race, or an input the rules do not allow.
 
     The message is the one line the ``replay`` command prints, naming the round and the car
-    where there is one (``round 3, car red: cannot boost: the engine is empty``).
+    where there is one (``round 3, car red: cannot boost: the engine is empty``). Whatever the
+    file holds, the message is one line (newlines in quoted ids are escaped) of at most
+    :data:`MAX_MESSAGE` characters.
     """
+
+    def __init__(self, message: str) -> None:
+        text = one_line(message[:2 * MAX_MESSAGE])
+        if len(text) > MAX_MESSAGE:
+            text = text[:MAX_MESSAGE - 1] + "…"
+        super().__init__(text)
 
 
 @dataclass(frozen=True)

@@ -173,3 +173,49 @@ def test_as_a_program() -> None:
         [sys.executable, "-m", "companion.championship_cli", "--files", *FILES, "--season",
          "1961", "--csv"], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, CSV_1961, "")
+
+
+def _race_1_with(change: Any) -> bytes:
+    doc: dict[str, Any] = json.loads(Path(FILES[0]).read_text(encoding="utf-8"))
+    change(doc)
+    return json.dumps(doc).encode()
+
+
+NASTY = [
+    ("not-utf8", Path(FILES[0]).read_bytes().replace(b'"Ana"', b'"Zo\xeb"'),
+     "not UTF-8 text (byte 0xeb at offset"),
+    ("deep", b"[" * 100_000 + b"]" * 100_000, "nested more than 32 levels deep"),
+    ("long-integer", Path(FILES[0]).read_bytes().replace(b'"seed": 21', b'"seed": ' + b"1" * 9000),
+     "a number of more than 4300 digits"),
+    ("event-list", _race_1_with(lambda d: d["modules"].update(event=["new-grandstand"])),
+     'modules.event: unknown event ["new-grandstand"]'),
+    ("weather-object", _race_1_with(lambda d: d["modules"].update(weather={"fog": 1})),
+     "modules.weather: one of cloud, fog"),
+    ("road-superscript", _race_1_with(lambda d: d["modules"].update(road={"²": "limit+1"})),
+     "modules.road.²: not a corner of great-britain"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), [(d, m) for _, d, m in NASTY],
+                         ids=[name for name, _, _ in NASTY])
+def test_damaged_race_file_is_one_line_exit_2(tmp_path: Path, data: bytes, message: str) -> None:
+    """Issue 13: ``championship --files`` gave a traceback on these; now exit 2 with one line
+    naming the file and what is wrong (the real command, in a child process)."""
+    path = tmp_path / "race-1.json"
+    path.write_bytes(data)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "championship", "--files", str(path), *FILES[1:],
+         "--season", "1961"], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.startswith(f"{path}: {message}"), done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.endswith("\n")
+
+
+def test_damaged_custom_season_is_one_line_exit_2(tmp_path: Path) -> None:
+    season = tmp_path / "season.json"
+    season.write_text(json.dumps({"format": "heat-season/1", "id": "x", "name": "x", "races": [
+        {"track": "great-britain", "event": ["new-grandstand"]}]}), encoding="utf-8")
+    code, out, err = run("--files", FILES[0], "--custom", str(season))
+    assert (code, out) == (2, "")
+    assert err == f"{season}: races[0].event: unknown event ['new-grandstand'] " \
+                  "(see docs/race-file-v2.md)\n"

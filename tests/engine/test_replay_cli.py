@@ -180,3 +180,101 @@ def test_replay_a_solo_race_file(tmp_path: Path) -> None:
     assert len({r["car"] for r in state["results"]}) == 6
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert state["round"] == len(doc["rounds"])
+
+
+# --- files that are not race files at all (issue 13, "The readers") -------------------------
+
+
+def _v2(modules: object) -> bytes:
+    doc = copy.deepcopy(RACE)
+    doc["format"] = "heat-race/2"
+    doc["modules"] = modules
+    return json.dumps(doc).encode()
+
+
+def _car_named(car_id: str) -> bytes:
+    doc = copy.deepcopy(RACE)
+    doc["rounds"][0] = {car_id: doc["rounds"][0]["red"]}
+    return json.dumps(doc).encode()
+
+
+NASTY_FILES = [
+    ("latin-1", json.dumps(dict(RACE, cars=[{"id": "red", "name": "Zoë"}]),
+                          ensure_ascii=False).encode("latin-1"),
+     "{path}: not UTF-8 text (byte 0xeb at offset"),
+    ("utf-16", json.dumps(RACE).encode("utf-16"), "{path}: not UTF-8 text (it starts like UTF-16"),
+    ("binary", bytes(range(256)), "{path}: not UTF-8 text (byte 0x80 at offset 128)"),
+    ("deep", b"[" * 100_000 + b"]" * 100_000, "{path}: nested more than 32 levels deep"),
+    ("deep-but-parsable", b"[" * 40 + b"]" * 40, "{path}: nested more than 32 levels deep"),
+    ("long-integer", json.dumps(RACE).replace('"seed": 3', '"seed": ' + "9" * 5000).encode(),
+     "{path}: a number of more than 4300 digits"),
+    ("event-list", _v2({"event": ["new-grandstand"]}), 'modules.event: unknown event ["new-'),
+    ("event-object", _v2({"event": {"a": 1}}), 'modules.event: unknown event {"a": 1}'),
+    ("weather-list", _v2({"weather": ["fog"]}), 'modules.weather: one of cloud, fog'),
+    ("weather-object", _v2({"weather": {}}), "modules.weather: one of cloud, fog"),
+    ("road-superscript", _v2({"road": {"²": "limit+1"}}), "modules.road.²: not a corner of"),
+    ("road-arabic-digit", _v2({"road": {"١٠": "limit+1"}}), "modules.road.١٠: not a corner"),
+    ("road-token-list", _v2({"road": {"10": ["limit+1"]}}), "modules.road.10: one of"),
+    ("car-id-newline", _car_named("re\nd"), "round 1, car re\\nd: not a car in this race"),
+    ("car-id-line-separator", _car_named("re\u2028d"), "round 1, car re\\u2028d: not a car"),
+]
+
+
+@pytest.mark.parametrize(("data", "start"), [(d, s) for _, d, s in NASTY_FILES],
+                         ids=[name for name, _, _ in NASTY_FILES])
+def test_any_file_is_exit_2_with_one_line(tmp_path: Path, data: bytes, start: str) -> None:
+    """Issue 13: a file that is not UTF-8, nests deeply, holds an integer of thousands of digits,
+    or has modules of the wrong type is exit 2 with one line, never a traceback."""
+    path = tmp_path / "race.json"
+    path.write_bytes(data)
+    line = assert_rejected(run(["replay", str(path)]), start.replace("{path}", str(path)))
+    assert "Traceback" not in line
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    """RFC 8259 §8.1: a reader may ignore a UTF-8 byte-order mark (some editors write one)."""
+    path = tmp_path / "race.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(RACE).encode())
+    proc = run(["replay", str(path)])
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == expected_states(RACE)[-1]
+
+
+def test_a_folder_is_exit_2(tmp_path: Path) -> None:
+    assert "cannot read" in assert_rejected(run(["replay", str(tmp_path)]), str(tmp_path))
+
+
+def _first_line_then_close(args: list[str]) -> subprocess.CompletedProcess[str]:
+    """``heat-companion ARGS | head -1``: read one line, then close the pipe. The pipe is made
+    small (4 KiB), so the command is still writing when it closes: the broken pipe is certain,
+    not a matter of timing."""
+    import fcntl
+
+    proc = subprocess.Popen([str(console_script()), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, 4096)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    code = proc.wait(timeout=60)
+    return subprocess.CompletedProcess(args, code, first, err)
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    """Issue 13: ``heat-companion replay … | head -1`` printed a BrokenPipeError traceback. It
+    stops quietly, with the status a shell gives a Unix tool stopped by SIGPIPE (141)."""
+    done = _first_line_then_close(["replay", str(SOLO / "italy.json"), "--each-round"])
+    assert json.loads(done.stdout)["round"] == 1
+    assert (done.returncode, done.stderr) == (141, "")
+    whole = _first_line_then_close(["replay", str(SOLO / "italy.json")])
+    assert whole.stdout == "{\n" and whole.stderr == ""
+    assert whole.returncode in (0, 141)  # a final state may fit in the pipe
+
+
+def test_a_closed_pipe_in_the_shell(tmp_path: Path) -> None:
+    """The same through a real shell pipeline, as a user types it."""
+    script = f'"{console_script()}" replay "{SOLO / "italy.json"}" --each-round | head -1'
+    done = subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout)["round"] == 1
