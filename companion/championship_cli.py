@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 from collections.abc import Sequence
-from contextlib import closing
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -166,24 +164,26 @@ def season_from_files(definition: SeasonDef, paths: Sequence[str]) -> Season:
 # --- from the log -------------------------------------------------------------------------
 
 
-def _log_has_seasons(path: Path) -> bool:
-    """True if the log exists and has the seasons tables (read-only: no migration here)."""
-    if not path.exists():
-        return False
+def _store(log_path: Path) -> Any:
+    """The log's seasons, opened to read only (so this works on read-only storage and never
+    changes the log); None if there is no log."""
+    from .storage import NoLogError
+    from .storage.seasons import SeasonStore
+
     try:
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
-            return int(db.execute("PRAGMA user_version").fetchone()[0]) >= 2
-    except sqlite3.Error as error:
-        raise StorageError(f"{path}: cannot read: {error}") from error
+        return SeasonStore(log_path, read_only=True)
+    except NoLogError:
+        return None
 
 
 def _stored(log_path: Path, wanted: str) -> tuple[Season, list[str], str | None]:
-    from .storage.seasons import SeasonStore
-
-    if not _log_has_seasons(log_path):
+    store = _store(log_path)
+    if store is None:
         raise BadInput(f"unknown season {wanted!r}: no seasons in {log_path}")
-    with SeasonStore(log_path) as store:
+    with store:
         ids = [s.id for s in store.seasons()]
+        if not ids:
+            raise BadInput(f"unknown season {wanted!r}: no seasons in {log_path}")
         matches = [i for i in ids if i == wanted] or [i for i in ids if i.startswith(wanted)]
         if len(matches) != 1:
             raise BadInput(f"season id {wanted!r} is ambiguous: {', '.join(sorted(matches))}"
@@ -194,11 +194,10 @@ def _stored(log_path: Path, wanted: str) -> tuple[Season, list[str], str | None]
 
 
 def _list(log_path: Path) -> str:
-    from .storage.seasons import SeasonStore
-
-    if not _log_has_seasons(log_path):
+    store = _store(log_path)
+    if store is None:
         return "[]\n"
-    with SeasonStore(log_path) as store:
+    with store:
         rows = [{"id": s.id, "created": s.created, "name": s.name, "races": s.races,
                  "started": s.started} for s in store.seasons()]
     return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
@@ -252,7 +251,8 @@ def main(
         print(str(error), file=stderr)
         return EXIT_BAD_INPUT
     except StorageError as error:
-        print(str(error), file=stderr)
+        print(str(error.with_path(default_log_path(getattr(args, "data", None)))),
+              file=stderr)
         return EXIT_STORAGE
     except OSError as error:
         print(f"{error.filename or ''}: {error.strerror}", file=stderr)

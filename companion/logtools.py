@@ -1,9 +1,13 @@
 """``heat-companion races`` and ``heat-companion export RACE [--out FILE]``.
 
 The log is ``races.sqlite3`` in the data folder (``--data``, else ``HEAT_COMPANION_DATA``, else
-the user's data dir; see :mod:`companion.storage.paths`). A race id may be shortened to any prefix
-that names one race. Exit status: 0 done, 2 unknown or ambiguous race id, 1 a log that cannot be
-read (one line on stderr in both cases).
+the user's data dir; see :mod:`companion.storage.paths`). Both commands open it to read only, so
+they work on read-only storage and never change the log. A race id may be shortened to any
+prefix that names one race. Exit status: 0 done, 2 unknown or ambiguous race id, 1 a log that
+cannot be read (one line on stderr in both cases).
+
+A race stopped in the middle of a round is exported up to its last complete round (a race file
+holds whole rounds); one line on stderr says which inputs of the unfinished round are left out.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from . import racefile
 from .session import RaceLog, RaceSummary
-from .storage import StorageError, default_log_path
+from .storage import CorruptLogError, NoLogError, StorageError, default_log_path
 
 EXIT_OK = 0
 EXIT_STORAGE = 1
@@ -68,11 +73,20 @@ def _resolve(log: RaceLog, wanted: str) -> str:
     raise _BadRace(f"unknown race {wanted!r} (see `heat-companion races`)")
 
 
+def _open(log_path: Path) -> RaceLog | None:
+    """The log, opened to read only; None if there is none yet."""
+    try:
+        return RaceLog(log_path, read_only=True)
+    except NoLogError:
+        return None
+
+
 def _races(log_path: Path, out: TextIO) -> int:
-    if not log_path.exists():
+    log = _open(log_path)
+    if log is None:
         print(f"no races yet (no log at {log_path})", file=out)
         return EXIT_OK
-    with RaceLog(log_path) as log:
+    with log:
         races = log.races()
     if not races:
         print(f"no races yet (log: {log_path})", file=out)
@@ -81,16 +95,24 @@ def _races(log_path: Path, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _export(log_path: Path, race: str, target: str | None, out: TextIO) -> int:
-    if not log_path.exists():
+def _export(log_path: Path, race: str, target: str | None, out: TextIO, err: TextIO) -> int:
+    log = _open(log_path)
+    if log is None:
         raise _BadRace(f"unknown race {race!r}: no log at {log_path}")
-    with RaceLog(log_path) as log:
+    with log:
         session = log.open_race(_resolve(log, race))
-        text = json.dumps(session.export(), indent=2, ensure_ascii=False) + "\n"
+        try:
+            doc, rest = racefile.export_parts(session.setup, session.actions(),
+                                              session.track_doc)
+        except racefile.RaceFileError as error:
+            raise CorruptLogError(session.race_id, None, str(error)) from error
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if target is None or target == "-":
         out.write(text)
     else:
         Path(target).write_text(text, encoding="utf-8")
+    if rest is not None:
+        print(f"race {session.race_id}: {rest.describe()}", file=err)
     return EXIT_OK
 
 
@@ -103,12 +125,12 @@ def main(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | N
         if args.command == "races":
             return _races(log_path, stdout)
         if args.command == "export":
-            return _export(log_path, args.race, getattr(args, "out", None), stdout)
+            return _export(log_path, args.race, getattr(args, "out", None), stdout, stderr)
     except _BadRace as error:
         print(str(error), file=stderr)
         return EXIT_BAD_RACE
     except StorageError as error:
-        print(str(error), file=stderr)
+        print(str(error.with_path(log_path)), file=stderr)
         return EXIT_STORAGE
     except OSError as error:
         print(f"{error.filename or log_path}: {error.strerror}", file=stderr)

@@ -31,7 +31,7 @@ from . import racefile
 from .engine import Action, Applied, CarEntry, Outcome, RaceSetup, RaceState, Rejection
 from .storage import codec
 from .storage.db import EventLog, RaceRow, Summary
-from .storage.errors import CorruptLogError, StorageError
+from .storage.errors import CorruptLogError, RefusedError
 from .storage.fold import Event, EventKind, FoldError, Timeline
 
 __all__ = ["RaceLog", "RaceSession", "RaceSummary"]
@@ -118,8 +118,14 @@ class RaceSession:
         return self._timeline.actions()
 
     def export(self) -> dict[str, Any]:
-        """The race as a ``heat-race/1`` document (complete rounds only)."""
-        return racefile.export(self.setup, self.actions(), self.track_doc)
+        """The race as a ``heat-race/1`` document (complete rounds only).
+
+        :raises CorruptLogError: a logged input the engine now rejects (names the race).
+        """
+        try:
+            return racefile.export(self.setup, self.actions(), self.track_doc)
+        except racefile.RaceFileError as error:
+            raise CorruptLogError(self.race_id, None, str(error)) from error
 
     # --- writing ------------------------------------------------------------------------------
 
@@ -167,14 +173,26 @@ class RaceSession:
 
 
 class RaceLog:
-    """The file of every race played on this table. A context manager; :meth:`close` it."""
+    """The file of every race played on this table. A context manager; :meth:`close` it.
 
-    def __init__(self, path: Path) -> None:
-        self._log = EventLog(Path(path))
+    ``read_only=True`` opens it to read only (the ``races`` and ``export`` commands; the app on
+    read-only storage): nothing is written, and writing raises
+    :class:`~companion.storage.errors.ReadOnlyError`.
+
+    :raises StorageError: the log cannot be opened; its ``kind`` says why
+        (:mod:`companion.storage.errors`).
+    """
+
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        self._log = EventLog(Path(path), read_only=read_only)
 
     @property
     def path(self) -> Path:
         return self._log.path
+
+    @property
+    def read_only(self) -> bool:
+        return self._log.read_only
 
     def close(self) -> None:
         self._log.close()
@@ -215,8 +233,8 @@ class RaceLog:
             if self._log.create_race(row):
                 return RaceSession(self._log, row, setup, doc, timeline, 0)
             if race_id is not None:
-                raise StorageError(f"race {race_id!r} already exists")
-        raise StorageError("cannot find a free race id")  # pragma: no cover
+                raise RefusedError(f"race {race_id!r} already exists")
+        raise RefusedError("cannot find a free race id")  # pragma: no cover
 
     def open_race(self, race_id: str) -> RaceSession:
         """The race as its log replays.
@@ -229,7 +247,7 @@ class RaceLog:
             track_doc = json.loads(row.track)
             setup = codec.setup_from_doc(json.loads(row.setup), codec.load_track_doc(track_doc))
             timeline = Timeline.start(setup)
-        except (ValueError, TypeError) as error:
+        except (ValueError, TypeError, RecursionError) as error:
             raise CorruptLogError(race_id, None, f"cannot read the setup: {error}") from error
         seq = 0
         for stored in self._log.events(race_id):
@@ -254,7 +272,7 @@ class RaceLog:
         for row in self._log.races():
             try:
                 cars = codec.setup_cars(json.loads(row.setup))
-            except ValueError as error:
+            except (ValueError, TypeError, RecursionError) as error:
                 raise CorruptLogError(row.id, None, f"cannot read the setup: {error}") from error
             s = row.summary
             out.append(RaceSummary(

@@ -17,7 +17,7 @@ from .reading import (
     parse,
 )
 from .replaying import play_round, replay
-from .writing import export, state_document
+from .writing import Unfinished, export, export_parts, state_document
 
 __all__ = [
     "FORMAT",
@@ -28,7 +28,9 @@ __all__ = [
     "STATE_FORMAT_2",
     "RaceFile",
     "RaceFileError",
+    "Unfinished",
     "export",
+    "export_parts",
     "loads",
     "parse",
     "play_round",

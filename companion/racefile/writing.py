@@ -3,7 +3,9 @@ file that replays to the same state (docs/race-file.md, docs/race-file-v2.md).""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine import (
@@ -65,6 +67,26 @@ def state_document(state: RaceState) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class Unfinished:
+    """The round a logged race stopped in, which a race file cannot hold (race files hold whole
+    rounds): its number, how many engine inputs it had, and those inputs in race-file form,
+    car by car (``{"red": {"gear": 3, "cards": [1, 2, 3]}, "blue": {"gear": 2}}``)."""
+
+    round: int
+    inputs: int
+    cars: Mapping[str, Mapping[str, Any]]
+
+    def describe(self) -> str:
+        """One line saying what a file written without this round leaves out."""
+        kept = (f"ends after round {self.round - 1}" if self.round > 1
+                else "has no rounds")
+        what = json.dumps(self.cars, ensure_ascii=False, separators=(", ", ": "))
+        return (f"round {self.round} is not finished, so the file {kept}; left out: "
+                f"{self.inputs} input{'s' if self.inputs != 1 else ''} of round {self.round}: "
+                f"{what}")
+
+
 def export(
     setup: RaceSetup, actions: Sequence[Action],
     track_doc: Mapping[str, Any] | str | None = None,
@@ -74,11 +96,21 @@ def export(
 
     Round boundaries come from replaying the actions (the engine knows when a round ends). The
     Legends cards actually drawn are written out, so a replay draws the same cards whatever the
-    deck mode was at the table. An unfinished round is left out: the format holds whole rounds.
+    deck mode was at the table. An unfinished round is left out: the format holds whole rounds
+    (:func:`export_parts` says what was left out).
     """
+    return export_parts(setup, actions, track_doc)[0]
+
+
+def export_parts(
+    setup: RaceSetup, actions: Sequence[Action],
+    track_doc: Mapping[str, Any] | str | None = None,
+) -> tuple[dict[str, Any], Unfinished | None]:
+    """:func:`export`, and the unfinished round it leaves out (None if there is none)."""
     state = start_race(setup).state
     rounds: list[dict[str, dict[str, Any]]] = []
     current: dict[str, dict[str, Any]] = {}
+    pending = 0
     drawn: tuple[int, ...] = ()
     for action in actions:
         before = state
@@ -87,9 +119,11 @@ def export(
             raise RaceFileError(f"stored action {action!r} is rejected: {result.text()}")
         state = result.state
         _record(current, before, action)
+        pending += 1
         if state.round > before.round:
             rounds.append(current)
             current = {}
+            pending = 0
             drawn = state.deck.drawn
     doc: dict[str, Any] = {
         "format": FORMAT if _fits_version_1(setup) else FORMAT_2,
@@ -105,7 +139,8 @@ def export(
         if not setup.aggressive_legends:
             doc["legends"]["aggressive"] = False
     doc["rounds"] = rounds
-    return doc
+    rest = Unfinished(len(rounds) + 1, pending, current) if pending else None
+    return doc, rest
 
 
 def _fits_version_1(setup: RaceSetup) -> bool:

@@ -2,15 +2,27 @@
 
 Kivy-free. The app uses :mod:`companion.session` (``RaceLog`` / ``RaceSession``); this package
 holds the parts: :mod:`.db` (the SQLite file), :mod:`.codec` (JSON of setups and events),
-:mod:`.fold` (undo/redo stack and replay) and :mod:`.paths` (where the log lives).
+:mod:`.fold` (undo/redo stack and replay), :mod:`.paths` (where the log lives), :mod:`.lock`
+(which running app holds the log) and :mod:`.errors` (what went wrong, as a kind the app can
+act on and a sentence it can translate).
 """
 
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
     CorruptLogError,
+    DamagedLogError,
+    DiskFullError,
+    FolderNotWritableError,
+    LogLockedError,
+    NewerLogError,
+    NoLogError,
+    NotARaceLogError,
+    ReadOnlyError,
+    RefusedError,
     SchemaVersionError,
     StorageError,
+    StorageKind,
     UnknownRaceError,
     WriteConflictError,
 )
@@ -41,7 +53,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "CorruptLogError", "Event", "EventKind", "FoldError", "SchemaVersionError", "StorageError",
-    "Timeline", "UnknownRaceError", "WriteConflictError", "data_dir", "default_log_path",
-    "effective_inputs", "fold_state", "replay",
+    "CorruptLogError", "DamagedLogError", "DiskFullError", "Event", "EventKind", "FoldError",
+    "FolderNotWritableError", "LogLockedError", "NewerLogError", "NoLogError",
+    "NotARaceLogError", "ReadOnlyError", "RefusedError", "SchemaVersionError", "StorageError",
+    "StorageKind", "Timeline", "UnknownRaceError", "WriteConflictError", "data_dir",
+    "default_log_path", "effective_inputs", "fold_state", "replay",
 ]

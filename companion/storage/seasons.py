@@ -30,11 +30,19 @@ from typing import Any
 from companion.championship import Season, SeasonDef, SeasonError, parse_season, season_doc
 from companion.engine import CarEntry, RaceSetup
 from companion.engine.modules import NO_MODULES, RaceModules
+from companion.i18n import N_
 from companion.session import RaceLog, RaceSession
 
 from . import codec
 from .db import NEWEST_SCHEMA_VERSION, EventLog
-from .errors import CorruptLogError, StorageError, UnknownRaceError
+from .errors import (
+    CorruptLogError,
+    DamagedLogError,
+    RefusedError,
+    StorageError,
+    StorageKind,
+    UnknownRaceError,
+)
 from .fold import FoldError, Timeline
 
 SEASONS_SCHEMA_VERSION = 2
@@ -59,13 +67,35 @@ CREATE TABLE season_races (
 class UnknownSeasonError(StorageError, LookupError):
     """No season with that id in the log."""
 
+    kind = StorageKind.UNKNOWN_SEASON
+    TEMPLATE = N_("There is no season {season} in the log.")
+
     def __init__(self, season_id: str) -> None:
-        super().__init__(f"unknown season {season_id!r}")
         self.season_id = season_id
+        super().__init__(season=season_id)
+
+    def _line(self) -> str:
+        text = f"unknown season {self.season_id!r}"
+        return f"{self.path}: {text}" if self.path is not None else text
 
 
-class SeasonLinkError(StorageError, ValueError):
+class SeasonLinkError(RefusedError):
     """A race that cannot become the next race of a season; the message says why."""
+
+
+class DamagedSeasonError(DamagedLogError):
+    """A stored season that cannot be read; the message names the season."""
+
+    TEMPLATE = N_("Season {season} in the race log is damaged.")
+
+    def __init__(self, season_id: str, problem: str) -> None:
+        self.season_id = season_id
+        self.problem = problem
+        super().__init__(detail=problem, season=season_id)
+
+    def _line(self) -> str:
+        text = f"season {self.season_id}: {self.detail}"
+        return f"{self.path}: {text}" if self.path is not None else text
 
 
 def migrate_to_2(db: sqlite3.Connection) -> None:
@@ -142,7 +172,18 @@ class SeasonStore:
     connections: use them while the store is open.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        """``read_only=True``: read the seasons without writing anything (a log without the
+        season tables then simply has no seasons); see :class:`RaceLog`.
+
+        :raises StorageError: the log cannot be opened; its ``kind`` says why.
+        """
+        self.read_only = read_only
+        if read_only:
+            self._races = RaceLog(Path(path), read_only=True)
+            self._log = self._races._log  # one connection (and one snapshot) for both
+            self._tables = self._log.schema_version >= SEASONS_SCHEMA_VERSION
+            return
         self._log = EventLog(Path(path))
         try:
             with self._log.transaction() as db:
@@ -152,6 +193,7 @@ class SeasonStore:
         except BaseException:
             self._log.close()
             raise
+        self._tables = True
 
     @property
     def path(self) -> Path:
@@ -206,12 +248,14 @@ class SeasonStore:
                 if not isinstance(error.__cause__, sqlite3.IntegrityError):
                     raise
                 if season_id is not None:
-                    raise StorageError(f"season {season_id!r} already exists") from error
-        raise StorageError("cannot find a free season id")  # pragma: no cover
+                    raise RefusedError(f"season {season_id!r} already exists") from error
+        raise RefusedError("cannot find a free season id")  # pragma: no cover
 
     def seasons(self) -> list[SeasonSummary]:
         """Every stored season, most recently created first."""
-        with self._log.transaction() as db:
+        if not self._tables:
+            return []
+        with self._log.reading() as db:
             rows = db.execute(
                 "SELECT s.id, s.created, s.definition, "
                 "(SELECT COUNT(*) FROM season_races r WHERE r.season_id = s.id) "
@@ -221,8 +265,8 @@ class SeasonStore:
             try:
                 doc = json.loads(definition)
                 name, races = str(doc["name"]), len(doc["races"])
-            except (ValueError, KeyError, TypeError) as error:
-                raise StorageError(f"season {season_id}: cannot read it: {error}") from error
+            except (ValueError, KeyError, TypeError, RecursionError) as error:
+                raise DamagedSeasonError(season_id, f"cannot read it: {error}") from error
             out.append(SeasonSummary(str(season_id), str(created), name, races, int(started)))
         return out
 
@@ -237,8 +281,8 @@ class SeasonStore:
             season = Season(parse_season(json.loads(definition)), _cars(json.loads(cars)),
                             legend_bonus=int(opts["legend_bonus"]),
                             aggressive_legends=bool(opts["aggressive_legends"]))
-        except (ValueError, KeyError, TypeError) as error:
-            raise StorageError(f"season {season_id}: cannot read it: {error}") from error
+        except (ValueError, KeyError, TypeError, RecursionError) as error:
+            raise DamagedSeasonError(season_id, f"cannot read it: {error}") from error
         return str(created), season
 
     def _links(self, db: sqlite3.Connection, season_id: str) -> tuple[str, ...]:
@@ -246,13 +290,15 @@ class SeasonStore:
                           "ORDER BY race_no", (season_id,)).fetchall()
         for expected, (number, _) in enumerate(rows, start=1):
             if number != expected:
-                raise StorageError(f"season {season_id}: race {expected} is missing")
+                raise DamagedSeasonError(season_id, f"race {expected} is missing")
         return tuple(str(race_id) for _, race_id in rows)
 
     def season(self, season_id: str) -> StoredSeason:
         """The season with the results of its finished races, each derived by replaying the
         race's log (:meth:`open_race`)."""
-        with self._log.transaction() as db:
+        if not self._tables:
+            raise UnknownSeasonError(season_id)
+        with self._log.reading() as db:
             created, season = self._empty_season(db, season_id)
             race_ids = self._links(db, season_id)
         running = None
@@ -269,7 +315,9 @@ class SeasonStore:
 
     def season_of(self, race_id: str) -> tuple[str, int] | None:
         """``(season id, race number)`` of a stored race, None if it is in no season."""
-        with self._log.transaction() as db:
+        if not self._tables:
+            return None
+        with self._log.reading() as db:
             row = db.execute("SELECT season_id, race_no FROM season_races WHERE race_id = ?",
                              (race_id,)).fetchone()
         return None if row is None else (str(row[0]), int(row[1]))
@@ -383,7 +431,7 @@ class SeasonStore:
             setup = codec.setup_from_doc(json.loads(row.setup), codec.load_track_doc(track_doc))
         except ValueError as error:
             raise CorruptLogError(race_id, None, f"cannot read the setup: {error}") from error
-        with self._log.transaction() as db:
+        with self._log.reading() as db:
             _, season = self._empty_season(db, link[0])
         try:
             expected = season.race_modules(link[1], setup.track)

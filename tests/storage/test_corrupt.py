@@ -10,7 +10,12 @@ import pytest
 from bench import racegen
 from companion.engine import RaceSetup
 from companion.session import RaceLog
-from companion.storage import CorruptLogError, SchemaVersionError, StorageError
+from companion.storage import (
+    CorruptLogError,
+    FolderNotWritableError,
+    SchemaVersionError,
+    StorageKind,
+)
 
 
 def _race(log_path: Path, setup: RaceSetup, inputs: int = 12) -> str:
@@ -142,8 +147,10 @@ def test_someone_elses_database(tmp_path: Path) -> None:
 def test_unwritable_place(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(StorageError, match="cannot open"):
+    with pytest.raises(FolderNotWritableError, match="data folder cannot be written") as info:
         RaceLog(blocker / "races.sqlite3")
+    assert info.value.kind is StorageKind.FOLDER_NOT_WRITABLE
+    assert info.value.path == blocker
 
 
 def test_double_write_is_refused_by_the_schema(log_path: Path, setup: RaceSetup) -> None:
