@@ -62,7 +62,7 @@ def format_table(races: list[RaceSummary]) -> str:
 
 
 def _resolve(log: RaceLog, wanted: str) -> str:
-    ids = [race.id for race in log.races()]
+    ids = log.race_ids()
     if wanted in ids:
         return wanted
     matches = [race_id for race_id in ids if race_id.startswith(wanted)] if wanted else []

@@ -281,6 +281,11 @@ class RaceLog:
             ))
         return out
 
+    def race_ids(self) -> list[str]:
+        """The id of every stored race, most recently created first (reads no other column,
+        so a race whose summary is damaged does not hide the others)."""
+        return self._log.race_ids()
+
     def unfinished_race(self) -> str | None:
         """The id of the most recently created race that is not over (the app's "Continue")."""
         return self._log.unfinished()

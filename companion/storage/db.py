@@ -193,11 +193,14 @@ class EventLog:
             self._db.execute("PRAGMA foreign_keys=ON")
         except (sqlite3.Error, UnicodeDecodeError) as error:
             raise self._fault(error) from error
+        version = self._patiently(
+            lambda: self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > NEWEST_SCHEMA_VERSION:
+            raise NewerLogError(path=self.path, version=version, newest=NEWEST_SCHEMA_VERSION)
+        if version != 0:
+            return  # no write lock needed: a writer busy elsewhere does not stop an opening
         with self.transaction():
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > NEWEST_SCHEMA_VERSION:
-                raise NewerLogError(path=self.path, version=version,
-                                    newest=NEWEST_SCHEMA_VERSION)
             if version == 0:
                 if self._tables():
                     raise NotARaceLogError(path=self.path,
@@ -375,6 +378,11 @@ class EventLog:
             "SELECT id, created, track, setup, track_id, laps, rounds, over, results "
             "FROM races ORDER BY rowid DESC", ())
         return [_race_row(row) for row in rows]
+
+    def race_ids(self) -> list[str]:
+        """Every race id, most recently created first."""
+        return [str(race_id) for (race_id,) in self._read(
+            "SELECT id FROM races ORDER BY rowid DESC", ())]
 
     def unfinished(self) -> str | None:
         rows = self._read("SELECT id FROM races WHERE over = 0 ORDER BY rowid DESC LIMIT 1", ())

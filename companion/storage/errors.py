@@ -153,8 +153,8 @@ class ReadOnlyError(StorageError):
     """The log, its folder or the whole storage is read-only: races can be read, not saved."""
 
     kind = StorageKind.READ_ONLY
-    TEMPLATE = N_("The race log is on read-only storage: races can be viewed and exported, "
-                  "but nothing can be saved.")
+    TEMPLATE = N_("The race log is read-only: races can be viewed and exported, but nothing "
+                  "new can be saved.")
 
 
 class FolderNotWritableError(StorageError):

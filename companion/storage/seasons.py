@@ -186,9 +186,10 @@ class SeasonStore:
             return
         self._log = EventLog(Path(path))
         try:
-            with self._log.transaction() as db:
-                if db.execute("PRAGMA user_version").fetchone()[0] < SEASONS_SCHEMA_VERSION:
-                    migrate_to_2(db)
+            if self._log.schema_version < SEASONS_SCHEMA_VERSION:
+                with self._log.transaction() as db:
+                    if db.execute("PRAGMA user_version").fetchone()[0] < SEASONS_SCHEMA_VERSION:
+                        migrate_to_2(db)
             self._races = RaceLog(Path(path))
         except BaseException:
             self._log.close()
