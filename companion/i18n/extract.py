@@ -6,7 +6,8 @@
 Messages come from the app (``_("...")`` in ``companion/ui/**/*.py``, ``tr._("...")`` in its
 ``.kv`` files, ``N_("...")`` anywhere in ``companion/ui`` and ``companion/i18n``; each package is
 read with its subpackages, in path order) and from the engine's explanation templates
-(``N_("...")`` in ``companion/engine``), which the app translates where it shows them, and
+(``N_("...")`` in ``companion/engine``) and the storage faults' reasons (``N_("...")`` in
+``companion/storage``), which the app translates where it shows them, and
 from the bundled tracks' ``unverified`` notes
 (``tracks/data/*.json``), which the New race screen shows in the player's language.
 """
@@ -23,7 +24,7 @@ from . import DOMAIN, LANGUAGES, LOCALE_DIR
 from .pofile import Catalog, read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("ui", "engine", "i18n")
+SOURCES = ("ui", "engine", "i18n", "storage")
 TRACK_DATA = ROOT.parent / "tracks" / "data"
 _KV_CALL = re.compile(r"""tr\._\(\s*(?P<q>["'])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)\s*\)""")
 
