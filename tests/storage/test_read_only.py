@@ -78,7 +78,8 @@ def _commands(data: Path) -> dict[str, tuple[int, str, str]]:
 
 
 _COMMANDS = {"races": ["races"], "export done": ["export", "abc123"],
-             "export running": ["export", "abd999"], "export late": ["export", "late"]}
+             "export running": ["export", "abd999"], "export late": ["export", "late"],
+             "seasons": ["championship", "--list"]}
 
 
 def _digest(folder: Path) -> dict[str, str]:
@@ -147,9 +148,10 @@ def _make_read_only(data: Path) -> None:
 
 @pytest.mark.parametrize("pending", [False, True], ids=["closed-log", "log-with-pending-wal"])
 def test_races_and_export_on_a_read_only_folder(world: Path, pending: bool) -> None:
-    """Both commands give exactly what they give on a writable folder, write nothing, and see
-    every committed event, those still in the ``-wal`` file of a log that was not closed
-    included (SQLite cannot open such a log read-only without writing its ``-shm`` index)."""
+    """``races``, ``export`` and ``championship --list`` give exactly what they give on a
+    writable folder, write nothing, and see every committed event, those still in the ``-wal``
+    file of a log that was not closed included (SQLite cannot open such a log read-only
+    without writing its ``-shm`` index)."""
     data = world / "data"
     data.mkdir()
     _store(data, pending=pending)
@@ -166,6 +168,7 @@ def test_races_and_export_on_a_read_only_folder(world: Path, pending: bool) -> N
             assert _run_as_reader(world, data, argv) == expected[name], name
     assert _digest(data) == before  # nothing written, not even the WAL index
     assert expected["races"][1].count("\n") == (4 if pending else 3)
+    assert expected["seasons"] == (0, "[]\n", "")
     assert "left out" in expected["export running"][2]
 
 
