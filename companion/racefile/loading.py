@@ -8,7 +8,7 @@ of digits (Python refuses to convert it, ``sys.get_int_max_str_digits``). Each g
 names the file and what is wrong. A UTF-8 byte-order mark is accepted (RFC 8259 §8.1 lets a
 reader ignore it; some Windows editors write one).
 
-Standard library only (race-file.md).
+Standard library only (docs/race-file.md).
 """
 
 from __future__ import annotations

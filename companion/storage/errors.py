@@ -45,12 +45,14 @@ from __future__ import annotations
 
 import errno
 import os
-import sqlite3
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.i18n import N_
+
+if TYPE_CHECKING:  # sqlite3 is loaded by the log itself; the app imports this module earlier
+    import sqlite3
 
 Param = str | int
 
@@ -266,8 +268,11 @@ class CorruptLogError(DamagedLogError, ValueError):
 
 # --- mapping sqlite3 and OS errors onto the kinds -------------------------------------------
 
-_READONLY_CODES = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM}
-_BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+# SQLite's primary result codes (https://www.sqlite.org/rescode.html; sqlite3.SQLITE_* too).
+SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY = 3, 5, 6, 8
+SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 11, 13, 14, 26
+_READONLY_CODES = {SQLITE_READONLY, SQLITE_PERM}
+_BUSY_CODES = {SQLITE_BUSY, SQLITE_LOCKED}
 
 
 def sqlite_code(error: BaseException) -> int | None:
@@ -299,12 +304,12 @@ def from_sqlite(
     detail = sqlite_detail(error)
     code = sqlite_code(error)
     text = detail.lower()
-    if isinstance(error, UnicodeDecodeError) or code in (sqlite3.SQLITE_CORRUPT,) or (
+    if isinstance(error, UnicodeDecodeError) or code == SQLITE_CORRUPT or (
             "malformed" in text or "could not decode to utf-8" in text):
         return DamagedLogError(path=path, detail=detail)
-    if code == sqlite3.SQLITE_NOTADB or "file is not a database" in text:
+    if code == SQLITE_NOTADB or "file is not a database" in text:
         return NotARaceLogError(path=path, detail=detail)
-    if code == sqlite3.SQLITE_FULL or "disk is full" in text:
+    if code == SQLITE_FULL or "disk is full" in text:
         return DiskFullError(path=path, detail=detail)
     if is_busy(error):
         pid, host = holder if holder is not None else (None, None)

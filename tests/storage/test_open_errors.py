@@ -311,3 +311,10 @@ def test_read_only_log_refuses_to_write(log_path: Path, setup: RaceSetup) -> Non
             race.submit(ChooseGear(race.state.order[0], 2))
         _kind(info, StorageKind.READ_ONLY, log_path)
         assert race.events_logged == 0
+
+
+def test_result_codes_are_sqlites() -> None:
+    """errors.py names SQLite's result codes itself (the app imports it before sqlite3)."""
+    for name in ("SQLITE_PERM", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY",
+                 "SQLITE_CORRUPT", "SQLITE_FULL", "SQLITE_CANTOPEN", "SQLITE_NOTADB"):
+        assert getattr(errors, name) == getattr(sqlite3, name), name
