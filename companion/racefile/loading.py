@@ -5,8 +5,8 @@ What a file can be besides a race: unreadable (missing, a folder, no permission)
 (a UTF-16 export from another tool, a binary file), not JSON, nested deeper than any race file
 is (a hostile file that would exhaust the parser's recursion), or holding a number of thousands
 of digits (Python refuses to convert it, ``sys.get_int_max_str_digits``). Each gets one line that
-names the file and what is wrong. A UTF-8 byte-order mark is accepted (RFC 8259 §8.1 lets a
-reader ignore it; some Windows editors write one).
+names the file and what is wrong. A UTF-8 byte-order mark is accepted (RFC 8259, section
+8.1, lets a reader ignore it; some Windows editors write one).
 
 Standard library only (docs/race-file.md).
 """

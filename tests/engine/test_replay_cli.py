@@ -232,7 +232,8 @@ def test_any_file_is_exit_2_with_one_line(tmp_path: Path, data: bytes, start: st
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
-    """RFC 8259 §8.1: a reader may ignore a UTF-8 byte-order mark (some editors write one)."""
+    """RFC 8259, section 8.1: a reader may ignore a UTF-8 byte-order mark (some editors write
+    one)."""
     path = tmp_path / "race.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(RACE).encode())
     proc = run(["replay", str(path)])
