@@ -2,9 +2,10 @@
 
 Every input is a small frozen value that serialises to a plain dict (``to_dict`` /
 ``action_from_dict``) so the durable log and the race files can carry it. The order of a round
-(docs/rules.md §1.2): every human picks a gear (steps 1-2, any order), then car by car in race order
-a human reveals cards (step 3), takes Adrenaline (4), cools down and boosts (5), slipstreams (6) and
-ends the turn, which checks the corners (7). Legends move by themselves.
+(docs/rules.md §1.2): every human picks a gear (steps 1-2, any order), then car by car in race
+order a human reveals cards (step 3), takes Adrenaline (4), reacts (5: direct plays, Cooldown, Super
+cool, paying the upgrade cards' Heat, Boost, Accelerate, Draft), slipstreams (6) and ends the
+turn, which checks the corners (7). Legends move by themselves.
 """
 
 from __future__ import annotations
@@ -81,8 +82,9 @@ class Reveal:
     cards: tuple[CardValue, ...]
     stress: tuple[int, ...] = ()
     unpaid: tuple[int, ...] = ()
-    """For each upgrade card whose Heat the engine cannot pay, the Basic card flipped for it:
-    it resolves as a Stress card instead (docs/rules.md §4.4, BGA/Days of Wonder clarification)."""
+    """Declared at the reveal: for each upgrade card whose Heat the engine cannot pay now, the
+    Basic card flipped for it; it resolves as a Stress card instead (docs/rules.md §4.4, BGA/Days of
+    Wonder clarification). Empty: the Heat is paid at React, after Cooldown (:class:`PayHeat`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +105,28 @@ class Cooldown:
 
 
 @dataclass(frozen=True, slots=True)
+class SuperCool:
+    """React: the cards' Super cool, ``amount`` Heat from the discard pile back to the engine
+    (docs/rules.md §4.3). After Cooldown; a symbol of its own, so a Cloud sector allows it."""
+
+    kind: ClassVar[str] = "super_cool"
+    car: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PayHeat:
+    """React, after Cooldown and Super cool: pay the Heat of the upgrade cards played. For each
+    card the engine cannot pay now, in play order, ``unpaid`` gives the Basic card flipped for
+    it: it resolves as a Stress card (docs/rules.md §4.4). Without this input the Heat is paid by
+    the next step of the turn, when the engine can pay it all."""
+
+    kind: ClassVar[str] = "pay"
+    car: str
+    unpaid: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Boost:
     """Step 5: pay 1 Heat and move by the Basic card flipped (``value``)."""
 
@@ -119,6 +143,8 @@ class Slipstream:
     car: str
     extra: int = 0
     """Spaces added by the optional "Slipstream +N" symbols of the cards played (heat-race/2)."""
+    sector: bool = True
+    """Take the sector's optional bonus (Weather +2, road token +1); False declines it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +163,16 @@ class Accelerate:
     (docs/rules.md §4.3)."""
 
     kind: ClassVar[str] = "accelerate"
+    car: str
+
+
+@dataclass(frozen=True, slots=True)
+class DraftMove:
+    """React: the Draft symbols (Tunnel Vision): move through empty spaces to the space right
+    behind the next car ahead, when that is no further than the cards' Draft (docs/rules.md §4.3;
+    docs/rules-decisions.md). Not Speed."""
+
+    kind: ClassVar[str] = "draft"
     car: str
 
 
@@ -164,17 +200,20 @@ class LegendCard:
 
 
 Action = (
-    ChooseGear | Reveal | Adrenaline | DirectPlay | Cooldown | Boost | Accelerate | Slipstream
-    | EndTurn | LegendCard | RunRound
+    ChooseGear | Reveal | Adrenaline | DirectPlay | Cooldown | SuperCool | PayHeat | Boost
+    | Accelerate | DraftMove | Slipstream | EndTurn | LegendCard | RunRound
 )
 
 _KINDS: dict[str, type[Any]] = {
     cls.kind: cls
     for cls in (
-        ChooseGear, Reveal, Adrenaline, DirectPlay, Cooldown, Boost, Accelerate, Slipstream,
-        EndTurn, LegendCard, RunRound,
+        ChooseGear, Reveal, Adrenaline, DirectPlay, Cooldown, SuperCool, PayHeat, Boost,
+        Accelerate, DraftMove, Slipstream, EndTurn, LegendCard, RunRound,
     )
 }
+_OMITTED_WHEN_TRUE = frozenset({"sector"})
+"""Fields added after logs were first written: left out at their usual value, so an input
+logged before them reads the same."""
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
@@ -182,6 +221,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": action.kind}
     for field in fields(action):
         value = getattr(action, field.name)
+        if field.name in _OMITTED_WHEN_TRUE and value is True:
+            continue
         if field.name == "cards":
             value = [card_to_json(card) for card in value]
         elif field.name == "card" and isinstance(value, Upgrade):

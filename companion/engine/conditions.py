@@ -41,19 +41,19 @@ def overheats(state: RaceState, corner: Corner) -> bool:
 
 
 def sector_corner(state: RaceState, distance: int) -> Corner | None:
-    """The corner whose sector (the stretch after it up to the next corner) holds ``distance``
-    (docs/rules.md §0 "Sector"). Between the two lines of a chicane the car is still in the sector
-    before it: a chicane's sector starts after its second line."""
+    """The corner whose sector (the stretch after its Corner Line up to the next corner's line)
+    holds ``distance`` (docs/rules.md §5.3). The spaces between the two lines of a chicane are
+    the chicane's own sector, which carries no token: None there (BGA blanks that sector; a
+    chicane's token, keyed by its first line, lies on the sector after its second line)."""
     track = state.track
-    space = track.space_of(distance)
-    starters = [
-        c for c in track.corners
-        if not (c.chicane_with is not None and c.chicane_with > c.line_after)
-    ]
-    if not starters:
+    if not track.corners:
         return None
-    behind = [c for c in starters if c.line_after < space]
-    return behind[-1] if behind else starters[-1]
+    space = track.space_of(distance)
+    behind = [c for c in track.corners if c.line_after < space]
+    corner = behind[-1] if behind else track.corners[-1]
+    if corner.chicane_with is not None and corner.chicane_with > corner.line_after:
+        return None  # between the two lines of a chicane
+    return corner
 
 
 def sector_token(state: RaceState, distance: int) -> Road | None:
@@ -74,7 +74,8 @@ def sector_weather(state: RaceState, distance: int) -> Weather | None:
 
 
 def cooldown_allowed(state: RaceState, car: CarState) -> bool:
-    """Cloud weather sector: no Cooldown during React (docs/rules.md §5)."""
+    """Cloud weather sector: no Cooldown during React (docs/rules.md §5). Super cool is a symbol of
+    its own and stays allowed (docs/rules.md §4.3)."""
     return sector_weather(state, car.distance) is not Weather.CLOUD
 
 
@@ -89,24 +90,38 @@ def boost_is_free(state: RaceState, car: CarState) -> bool:
     return sector_token(state, car.distance) is Road.FREE_BOOST
 
 
-def slipstream_spaces(state: RaceState, car: CarState) -> int | None:
-    """How far a slipstream from here goes, or None when this sector or event forbids starting
-    one (docs/rules.md §1.8 modifiers, §3.3 Turbulent winds / Tight maneuvers, §5)."""
+def plain_slipstream_spaces(state: RaceState, car: CarState) -> int | None:
+    """How far a slipstream from here goes without the sector's optional bonus, or None when
+    this sector or the event forbids starting one (docs/rules.md §1.8; §3.3 Turbulent winds, Tight
+    maneuvers; §5 Fog)."""
     event = state.modules.event_card
     spaces = BASE_SLIPSTREAM
     if event is not None:
         if car.gear < event.slipstream_min_gear:
             return None
         spaces += event.slipstream_bonus
+    if sector_weather(state, car.distance) is Weather.FOG:
+        return None
+    return spaces
+
+
+def sector_slipstream_bonus(state: RaceState, car: CarState) -> int:
+    """The optional slipstream bonus of the car's sector: +2 in a Storm or Sun weather sector,
+    +1 on a slipstream road token (docs/rules.md §5.4: "you may add"). A sector holds one road
+    token, so at most one of them applies."""
     token = sector_token(state, car.distance)
     if token is Road.SLIPSTREAM_PLUS:
-        spaces += 1
-    weather = sector_weather(state, car.distance)
-    if weather is Weather.FOG:
-        return None
-    if weather in (Weather.STORM, Weather.SUN):
-        spaces += 2
-    return spaces
+        return 1
+    if token is Road.WEATHER and state.modules.weather in (Weather.STORM, Weather.SUN):
+        return 2
+    return 0
+
+
+def slipstream_spaces(state: RaceState, car: CarState) -> int | None:
+    """How far a slipstream from here goes with the sector's bonus taken (the usual choice), or
+    None when it is forbidden."""
+    plain = plain_slipstream_spaces(state, car)
+    return None if plain is None else plain + sector_slipstream_bonus(state, car)
 
 
 def adrenaline_in_play(state: RaceState) -> bool:

@@ -1,10 +1,12 @@
 """The Garage draft before a single race (docs/rules.md §4.1), as a pure, seeded procedure.
 
 The Upgrade deck (Basic, Advanced or both; each design twice, plus two Heat cards per deck) is
-shuffled from a seed. Each of three rounds reveals players + 3 cards; the drivers pick one each in
-that round's order (round 1: last on the grid first; round 2: pole first; round 3: last first
-again); what is left is removed from the game. Each driver ends with 3 Upgrade cards, which
-replace the Starting Upgrades. The quick variant deals 3 random Upgrades to each driver instead.
+shuffled from a seed. The expansions' Upgrade cards join the Advanced deck when their expansion
+is in play, as on Board Game Arena (Heavy Rain's Air Intake). Each of three rounds reveals
+players + 3 cards; the drivers pick one each in that round's order (round 1: last on the grid
+first; round 2: pole first; round 3: last first again); what is left is removed from the game.
+Each driver ends with 3 Upgrade cards, which replace the Starting Upgrades. The quick variant
+deals 3 random Upgrades to each driver instead.
 Sources: docs/rules.md §4.1 (BGA and the Chinese module notes; the official pick order unverified).
 """
 
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from . import rng
 from .evolve import evolve
 from .explain import N_, Explanation, explain
-from .garage import DESIGNS
+from .garage import DESIGNS, EXPANSIONS
 
 ROUNDS = 3
 EXTRA_CARDS = 3
@@ -25,11 +27,16 @@ COPIES = 2
 §4.2)."""
 
 
-def upgrade_deck(*, basic: bool = True, advanced: bool = False) -> tuple[str, ...]:
-    """The Upgrade cards of the chosen decks, by design id, before shuffling."""
+def upgrade_deck(
+    *, basic: bool = True, advanced: bool = False, expansions: tuple[str, ...] = EXPANSIONS,
+) -> tuple[str, ...]:
+    """The Upgrade cards of the chosen decks, by design id, before shuffling. ``expansions``
+    says whose cards join (default: every expansion the engine knows the cards of)."""
     cards: list[str] = []
     for design in DESIGNS.values():
         if design.sponsor or design.heat_card:
+            continue
+        if design.expansion and design.expansion not in expansions:
             continue
         if (design.advanced and advanced) or (not design.advanced and basic):
             cards.extend([design.id] * COPIES)
@@ -77,12 +84,14 @@ class Draft:
 
 
 def start_draft(
-    drivers: tuple[str, ...], *, seed: int, basic: bool = True, advanced: bool = False
+    drivers: tuple[str, ...], *, seed: int, basic: bool = True, advanced: bool = False,
+    expansions: tuple[str, ...] = EXPANSIONS,
 ) -> Draft:
     """Shuffle the Upgrade deck and reveal round 1's cards."""
     if not drivers or len(set(drivers)) != len(drivers):
         raise ValueError("a draft needs distinct drivers")
-    cards, _ = rng.shuffled(upgrade_deck(basic=basic, advanced=advanced), rng.seed_state(seed))
+    deck = upgrade_deck(basic=basic, advanced=advanced, expansions=expansions)
+    cards, _ = rng.shuffled(deck, rng.seed_state(seed))
     return _reveal(Draft(drivers=drivers, deck=cards))
 
 
@@ -149,11 +158,11 @@ class RoundDraft:
 
 def start_round_draft(
     order: tuple[str, ...], *, seed: int, basic: bool = True, advanced: bool = True,
-    drafted: tuple[str, ...] = (),
+    drafted: tuple[str, ...] = (), expansions: tuple[str, ...] = EXPANSIONS,
 ) -> RoundDraft:
     """Reveal players + 3 cards from the shuffled Upgrade deck, less the cards already drafted
     in earlier races of the season (one copy each)."""
-    deck = list(upgrade_deck(basic=basic, advanced=advanced))
+    deck = list(upgrade_deck(basic=basic, advanced=advanced, expansions=expansions))
     for card in drafted:
         if card in deck:
             deck.remove(card)
@@ -172,8 +181,10 @@ def round_pick(draft: RoundDraft, driver: str, design: str) -> RoundDraft:
 
 
 def deal_random(
-    drivers: tuple[str, ...], *, seed: int, basic: bool = True, advanced: bool = False
+    drivers: tuple[str, ...], *, seed: int, basic: bool = True, advanced: bool = False,
+    expansions: tuple[str, ...] = EXPANSIONS,
 ) -> dict[str, tuple[str, ...]]:
     """The quick variant: three random Upgrades each, dealt from the shuffled deck."""
-    cards, _ = rng.shuffled(upgrade_deck(basic=basic, advanced=advanced), rng.seed_state(seed))
+    deck = upgrade_deck(basic=basic, advanced=advanced, expansions=expansions)
+    cards, _ = rng.shuffled(deck, rng.seed_state(seed))
     return {driver: cards[i * ROUNDS:(i + 1) * ROUNDS] for i, driver in enumerate(drivers)}

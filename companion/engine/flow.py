@@ -15,9 +15,9 @@ from .evolve import evolve
 from .explain import N_
 from .modules import Sponsorship
 from .outcomes import Outcome, said
-from .placement import move_car, race_order_key
+from .placement import move_car, position_outcome, race_order_key
 from .state import CarState, DeckMode, Phase, RaceState, TurnStage, TurnState
-from .turn import pay_for_shift, position_outcome
+from .turn import pay_for_shift
 
 
 def _close_planning(state: RaceState, out: list[Outcome]) -> RaceState:
@@ -105,6 +105,7 @@ def _start_turn(state: RaceState, car: CarState) -> RaceState:
     counts_passes = event is not None and Sponsorship.LIVE_TV in event.triggers
     return evolve(state, turn=TurnState(
         car=car.id, stage=TurnStage.REVEAL, start_distance=car.distance,
+        start_race_line=car.race_line,
         adrenaline_entitled=_adrenaline_entitled(state),
         gear_set=not state.modules.tournament,
         ahead_at_start=sponsorship.cars_ahead(state, car.id) if counts_passes else frozenset(),

@@ -12,6 +12,9 @@ At the end of a human car's turn, unless it spun out this turn (docs/rules.md §
 
 Legends never earn cards, but they take their place among the first three or first two
 (docs/rules.md §3.3 says so for the crowd event; the grandstand event is read the same way).
+
+A card earned goes into the driver's hand: it can be played in a later turn of the same race,
+like the cards drawn before it (docs/rules.md §3.4; docs/race-file-v2.md ``sponsor_cards``).
 """
 
 from __future__ import annotations
@@ -82,7 +85,8 @@ def _give(state: RaceState, car_id: str, count: int, out: list[Outcome], templat
           /, **params: str | int) -> RaceState:
     car = state.car(car_id)
     out.append(said("sponsorship", car_id, template, car=car_id, **params))
-    return state.with_car(evolve(car, sponsors=car.sponsors + count))
+    return state.with_car(evolve(car, sponsors=car.sponsors + count,
+                                 sponsor_cards=car.sponsor_cards + count))
 
 
 def _press_corner_card(

@@ -40,15 +40,30 @@ class DeckMode(Enum):
 
 
 class TurnStage(Enum):
-    """Where a human car is inside its turn (docs/race-file.md, "Order inside a car's turn")."""
+    """Where a human car is inside its turn (docs/race-file.md, "Order inside a car's turn";
+    docs/race-file-v2.md adds Super cool, paying upgrade Heat, Accelerate and Draft)."""
 
     REVEAL = 0
     MOVED = 1
     ADRENALINE = 2
     COOLDOWN = 3
-    BOOST = 4
-    ACCELERATE = 5
-    SLIPSTREAM = 6
+    SUPER_COOL = 4
+    PAID = 5
+    """The upgrade cards' Heat is paid (or declared unpaid): React, after Cooldown."""
+    BOOST = 6
+    ACCELERATE = 7
+    DRAFT = 8
+    SLIPSTREAM = 9
+
+
+@dataclass(frozen=True, slots=True)
+class PendingCard:
+    """An upgrade card played this turn whose Heat is not paid yet (docs/rules.md §4.4: it is paid
+    at React, after Cooldown; docs/rules-decisions.md)."""
+
+    design: str
+    speed: int
+    """What the card adds to the Speed: its value and the Basic cards flipped for its "+"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +128,16 @@ class TurnState:
     slipstream_to: int | None = None
     ahead_at_start: frozenset[str] = frozenset()
     """Cars ahead when the turn began (only kept when an event counts cars passed)."""
+    start_race_line: bool = True
+    """The spot the car stood on when the turn began (a card left unpaid moves it again from
+    there)."""
     card_cooldown: int = 0
-    """Cooldown and Super cool from the upgrade cards played (and paid for)."""
+    """Cooldown from the upgrade cards played (usable before their Heat is paid)."""
+    card_super_cool: int = 0
+    """Super cool from the upgrade cards played: Heat from the discard pile back to the engine,
+    a symbol of its own (docs/rules.md §4.3)."""
+    pending: tuple[PendingCard, ...] = ()
+    """Upgrade cards whose Heat is still to be paid, in play order."""
     slipstream_bonuses: tuple[int, ...] = ()
     """Optional "Slipstream +N" symbols of the cards played."""
     limit_adjust: int = 0
@@ -122,7 +145,9 @@ class TurnState:
     accelerate: int = 0
     """Accelerate: Speed per "+" resolved this turn."""
     plus_resolved: int = 0
-    """"+" symbols resolved this turn (upgrade cards and Boost)."""
+    """"+" symbols resolved this turn: Stress cards, upgrade cards, a Boost (docs/rules.md §1.4)."""
+    draft: int = 0
+    """Draft: how far the car may draft this turn, the sum of the cards' Draft symbols."""
     upgrades_played: tuple[str, ...] = ()
     """Upgrade designs played this turn, revealed or played directly (one copy each)."""
 

@@ -1,9 +1,11 @@
-"""A human car's turn, steps 3-9: reveal and move, Adrenaline, Cooldown, Boost, Slipstream, then
-the corner checks (docs/rules.md §1.2-1.10; docs/race-file.md "Order inside a car's turn")."""
+"""A human car's turn, steps 3-9: reveal and move, Adrenaline, React (direct plays, Cooldown,
+Super cool, the upgrade cards' Heat, Boost, Accelerate, Draft), Slipstream, then the corner checks
+(docs/rules.md §1.2-1.10, §4.3; docs/race-file.md "Order inside a car's turn";
+docs/race-file-v2.md)."""
 
 from __future__ import annotations
 
-from . import conditions, sponsorship
+from . import conditions, payment, sponsorship
 from .actions import (
     Accelerate,
     Adrenaline,
@@ -11,9 +13,12 @@ from .actions import (
     ChooseGear,
     Cooldown,
     DirectPlay,
+    DraftMove,
     EndTurn,
+    PayHeat,
     Reveal,
     Slipstream,
+    SuperCool,
 )
 from .cards import evaluate
 from .checks import shift_cost, slipstream_partner
@@ -21,30 +26,16 @@ from .evolve import evolve
 from .explain import N_
 from .garage import DESIGNS
 from .outcomes import Outcome, said
-from .placement import move_car
-from .state import CarState, RaceState, TurnStage, TurnState
+from .placement import move_car, moved
+from .reactchecks import draft_spaces
+from .state import CarState, PendingCard, RaceState, TurnStage, TurnState
 
 TurnAction = (
-    ChooseGear | Reveal | Adrenaline | DirectPlay | Cooldown | Boost | Accelerate | Slipstream
-    | EndTurn
+    ChooseGear | Reveal | Adrenaline | DirectPlay | Cooldown | SuperCool | PayHeat | Boost
+    | Accelerate | DraftMove | Slipstream | EndTurn
 )
-
-
-def where(state: RaceState, car: CarState) -> dict[str, str | int]:
-    return {
-        "space": state.track.space_of(car.distance),
-        "spot": "Race Line" if car.race_line else "outside",
-    }
-
-
-def position_outcome(state: RaceState, car: CarState, target: int) -> Outcome:
-    """Where to put the car on the board, in words ("red to space 23, Race Line")."""
-    spot = where(state, car)
-    if car.distance != target:
-        return said("blocked", car.id,
-                    N_("Space {target} is full, so {car} goes to space {space}, {spot}."),
-                    target=state.track.space_of(target), car=car.id, **spot)
-    return said("position", car.id, N_("{car} to space {space}, {spot}."), car=car.id, **spot)
+AFTER_PAYMENT = (Boost, Accelerate, DraftMove, Slipstream, EndTurn)
+"""Steps that come after the upgrade cards' Heat is paid: each pays it first when still due."""
 
 
 def pay_for_shift(state: RaceState, car: CarState, gear: int, out: list[Outcome]) -> RaceState:
@@ -56,13 +47,6 @@ def pay_for_shift(state: RaceState, car: CarState, gear: int, out: list[Outcome]
                         N_("{car} shifts from gear {old} to {new}: pay {cost} Heat."),
                         car=car.id, old=car.gear, new=gear, cost=cost))
     return state.with_car(evolve(car, gear=gear, engine=car.engine - cost))
-
-
-def _moved(state: RaceState, car: CarState, target: int, out: list[Outcome]) -> RaceState:
-    moved = move_car(state, car, target)
-    state = state.with_car(moved)
-    out.append(position_outcome(state, moved, target))
-    return state
 
 
 def _check_corners(
@@ -193,46 +177,22 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
         if action.clogged:
             state = evolve(state, clogged=state.clogged | {car.id})
         return state
+    if isinstance(action, PayHeat):
+        return payment.settle(state, out, action.unpaid)
+    if isinstance(action, AFTER_PAYMENT) and payment.due(state):
+        state = payment.settle(state, out)
+        turn = state.turn
+        assert turn is not None
+        car = state.car(turn.car)
     if isinstance(action, Reveal):
-        play = evaluate(action, car.engine)
-        speed = play.speed
-        out.append(said("reveal", car.id, N_("{car} reveals speed {speed}."),
-                        car=car.id, speed=speed))
-        if play.heat_paid:
-            out.append(said("card_heat", car.id,
-                            N_("{car} pays {heat} Heat for its upgrade cards."),
-                            car=car.id, heat=play.heat_paid))
-        if play.unpaid:
-            out.append(said("card_unpaid", car.id,
-                            N_("{car} cannot pay for {count} upgrade card(s): each resolves as "
-                               "a Stress card."), car=car.id, count=play.unpaid))
-        car = evolve(car, engine=car.engine - play.heat_paid,
-                      sponsor_cards=car.sponsor_cards - play.sponsors_used)
-        state = _moved(state, car, car.distance + speed, out)
-        return evolve(state, turn=evolve(
-            turn, stage=TurnStage.MOVED, speed=speed, cards=play.basic_shown,
-            card_cooldown=play.cooldown, slipstream_bonuses=play.slipstream_bonuses,
-            limit_adjust=play.limit_adjust, accelerate=play.accelerate,
-            plus_resolved=play.plus, upgrades_played=play.upgrades,
-        ))
+        return _reveal(state, turn, car, action, out)
     if isinstance(action, DirectPlay):
-        design = DESIGNS[action.card.design]
-        value = design.speeds[0]
-        out.append(said("direct", car.id,
-                        N_("{car} plays {design} from hand: +{value} Speed, {heat} Heat."),
-                        car=car.id, design=design.id, value=value, heat=design.heat))
-        car = evolve(car, engine=car.engine - design.heat)
-        state = _moved(state, car, car.distance + value, out)
-        return evolve(state, turn=evolve(
-            turn, speed=turn.speed + value, card_cooldown=turn.card_cooldown + design.cooldown,
-            accelerate=turn.accelerate + design.accelerate, limit_adjust=turn.limit_adjust
-            + design.limit, upgrades_played=turn.upgrades_played + (design.id,),
-        ))
+        return _direct_play(state, turn, car, action, out)
     if isinstance(action, Adrenaline):
         out.append(said("adrenaline", car.id,
                         N_("{car} is at the back: Adrenaline, 1 more space and +1 Speed."),
                         car=car.id))
-        state = _moved(state, car, car.distance + 1, out)
+        state = moved(state, car, car.distance + 1, out)
         return evolve(state, turn=evolve(turn, stage=TurnStage.ADRENALINE,
                                            speed=turn.speed + 1, adrenaline_used=True))
     if isinstance(action, Cooldown):
@@ -241,6 +201,12 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
                         N_("{car} cools down: {amount} Heat back into the engine."),
                         car=car.id, amount=action.amount))
         return evolve(state, turn=evolve(turn, stage=TurnStage.COOLDOWN))
+    if isinstance(action, SuperCool):
+        state = state.with_car(evolve(car, engine=car.engine + action.amount))
+        out.append(said("super_cool", car.id,
+                        N_("{car} super cools: {amount} Heat from the discard pile back into "
+                           "the engine."), car=car.id, amount=action.amount))
+        return evolve(state, turn=evolve(turn, stage=TurnStage.SUPER_COOL))
     if isinstance(action, Boost):
         if conditions.boost_is_free(state, car):
             out.append(said("boost", car.id,
@@ -251,7 +217,7 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
             out.append(said("boost", car.id,
                             N_("{car} pays 1 Heat to boost and flips a {value}: +{value} "
                                "Speed."), car=car.id, value=action.value))
-        state = _moved(state, car, car.distance + action.value, out)
+        state = moved(state, car, car.distance + action.value, out)
         return evolve(state, turn=evolve(turn, stage=TurnStage.BOOST,
                                            speed=turn.speed + action.value,
                                            cards=turn.cards + (action.value,),
@@ -261,18 +227,27 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
         out.append(said("accelerate", car.id,
                         N_("{car} accelerates: +{gain} Speed for {count} \"+\" resolved."),
                         car=car.id, gain=gain, count=turn.plus_resolved))
-        state = _moved(state, car, car.distance + gain, out)
+        state = moved(state, car, car.distance + gain, out)
         return evolve(state, turn=evolve(turn, stage=TurnStage.ACCELERATE,
                                            speed=turn.speed + gain))
+    if isinstance(action, DraftMove):
+        spaces = draft_spaces(state, car)
+        assert spaces is not None
+        out.append(said("draft", car.id,
+                        N_("{car} drafts {spaces} space(s) to right behind the next car, Speed "
+                           "unchanged."), car=car.id, spaces=spaces))
+        state = moved(state, car, car.distance + spaces, out)
+        return evolve(state, turn=evolve(turn, stage=TurnStage.DRAFT))
     if isinstance(action, Slipstream):
         partner = slipstream_partner(state, car)
-        base = conditions.slipstream_spaces(state, car)
-        assert partner is not None and base is not None
-        spaces = base + action.extra
+        plain = conditions.plain_slipstream_spaces(state, car)
+        assert partner is not None and plain is not None
+        bonus = conditions.sector_slipstream_bonus(state, car) if action.sector else 0
+        spaces = plain + bonus + action.extra
         out.append(said("slipstream", car.id,
                         N_("{car} slipstreams behind {other}: {spaces} more spaces, Speed "
                            "unchanged."), car=car.id, other=partner.id, spaces=spaces))
-        state = _moved(state, car, car.distance + spaces, out)
+        state = moved(state, car, car.distance + spaces, out)
         return evolve(state, turn=evolve(turn, stage=TurnStage.SLIPSTREAM,
                                            slipstream_from=car.distance,
                                            slipstream_to=state.car(car.id).distance))
@@ -280,3 +255,58 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
         state = _end_turn(state, turn, out)
         return evolve(state, turn=None, turn_index=state.turn_index + 1)
     raise TypeError(f"not a turn action: {action!r}")
+
+
+def _reveal(
+    state: RaceState, turn: TurnState, car: CarState, action: Reveal, out: list[Outcome]
+) -> RaceState:
+    """Step 3: the car moves by the cards revealed; the upgrade cards' Heat waits for React
+    (docs/rules.md §4.4), unless the driver declares now the cards the engine cannot pay."""
+    play = evaluate(action, car.engine)
+    out.append(said("reveal", car.id, N_("{car} reveals speed {speed}."),
+                    car=car.id, speed=play.speed))
+    if play.declared:
+        out.append(said("card_unpaid", car.id,
+                        N_("{car} cannot pay for {count} upgrade card(s): each resolves as "
+                           "a Stress card."), car=car.id, count=play.declared))
+    owed = sum(DESIGNS[c.design].heat for c in play.pending)
+    if owed:
+        out.append(said("card_heat_owed", car.id,
+                        N_("{car} owes {heat} Heat for its upgrade cards, paid after "
+                           "Cooldown."), car=car.id, heat=owed))
+    car = evolve(car, sponsor_cards=car.sponsor_cards - play.sponsors_used)
+    state = moved(state, car, car.distance + play.speed, out)
+    symbols = play.symbols
+    return evolve(state, turn=evolve(
+        turn, stage=TurnStage.MOVED, speed=play.speed, cards=play.basic_shown,
+        card_cooldown=play.cooldown, card_super_cool=play.super_cool, pending=play.pending,
+        slipstream_bonuses=symbols.slipstream_bonuses, limit_adjust=symbols.limit_adjust,
+        accelerate=symbols.accelerate, draft=symbols.draft, plus_resolved=play.plus,
+        upgrades_played=play.upgrades,
+    ))
+
+
+def _direct_play(
+    state: RaceState, turn: TurnState, car: CarState, action: DirectPlay, out: list[Outcome]
+) -> RaceState:
+    """Direct play (docs/rules.md §4.3): the card from hand as if played. Its speed moves the car
+    and counts for corners; its Cooldown is usable now, its Heat is paid with the others after
+    Cooldown (Gas Pedal 4: Cooldown first, then its Heat)."""
+    design = DESIGNS[action.card.design]
+    value = design.speeds[0]
+    out.append(said("direct", car.id,
+                    N_("{car} plays {design} from hand: +{value} Speed, {heat} Heat to pay "
+                       "after Cooldown."),
+                    car=car.id, design=design.id, value=value, heat=design.heat))
+    state = moved(state, car, car.distance + value, out)
+    turn = evolve(turn, speed=turn.speed + value, card_cooldown=turn.card_cooldown
+                  + design.cooldown, card_super_cool=turn.card_super_cool + design.super_cool,
+                  upgrades_played=turn.upgrades_played + (design.id,))
+    if design.heat:
+        turn = evolve(turn, pending=turn.pending + (PendingCard(design.id, value),))
+    else:
+        turn = evolve(turn, accelerate=turn.accelerate + design.accelerate,
+                      limit_adjust=turn.limit_adjust + design.limit, draft=turn.draft
+                      + design.draft, slipstream_bonuses=turn.slipstream_bonuses
+                      + ((design.slipstream,) if design.slipstream else ()))
+    return evolve(state, turn=turn)

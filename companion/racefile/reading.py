@@ -33,7 +33,9 @@ _LEGEND_KEYS = {"cards", "bonus"}
 _LEGEND_KEYS_2 = _LEGEND_KEYS | {"aggressive"}
 _INPUT_KEYS = {"gear", "cards", "stress", "clogged", "adrenaline", "cooldown", "boost",
                "slipstream"}
-_INPUT_KEYS_2 = _INPUT_KEYS | {"unpaid", "direct", "accelerate", "slipstream_extra"}
+_INPUT_KEYS_2 = _INPUT_KEYS | {"unpaid", "direct", "accelerate", "slipstream_extra",
+                               "super_cool", "unpaid_after_cooldown", "draft",
+                               "slipstream_sector"}
 
 
 MAX_MESSAGE = 1000

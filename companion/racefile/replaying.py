@@ -14,7 +14,9 @@ from ..engine import (
     Boost,
     ChooseGear,
     Cooldown,
+    DraftMove,
     EndTurn,
+    PayHeat,
     Phase,
     RaceState,
     Rejection,
@@ -22,6 +24,7 @@ from ..engine import (
     RunRound,
     SetupError,
     Slipstream,
+    SuperCool,
     play,
     start_race,
 )
@@ -65,8 +68,9 @@ def _cards(car: str, inputs: Mapping[str, Any], r: int) -> tuple[CardValue, ...]
 
 def _turn_actions(car: str, inputs: Mapping[str, Any], r: int) -> list[Action]:
     """The engine inputs of one car's turn, in race-file order: move, Adrenaline, (direct
-    plays,) Cooldown, Boost, (Accelerate,) Slipstream, then the corner checks (docs/race-file.md
-    "Order inside a car's turn"; docs/race-file-v2.md)."""
+    plays,) Cooldown, (Super cool, the upgrade cards' Heat,) Boost, (Accelerate, Draft,)
+    Slipstream, then the corner checks (docs/race-file.md "Order inside a car's turn";
+    docs/race-file-v2.md)."""
     if "cards" not in inputs:
         raise _say(r, car, "cards: required (or clogged: true)")
     stress, unpaid = inputs.get("stress", []), inputs.get("unpaid", [])
@@ -75,7 +79,8 @@ def _turn_actions(car: str, inputs: Mapping[str, Any], r: int) -> list[Action]:
     if not isinstance(unpaid, list):
         raise _say(r, car, "unpaid: must be a list of Basic card values")
     actions: list[Action] = [Reveal(car, _cards(car, inputs, r), tuple(stress), tuple(unpaid))]
-    flags = {key: inputs.get(key, False) for key in ("adrenaline", "accelerate", "slipstream")}
+    flags = {key: inputs.get(key, False)
+             for key in ("adrenaline", "accelerate", "draft", "slipstream")}
     for key, value in flags.items():
         if not isinstance(value, bool):
             raise _say(r, car, f"{key}: must be true or false")
@@ -97,17 +102,33 @@ def _turn_actions(car: str, inputs: Mapping[str, Any], r: int) -> list[Action]:
         raise _say(r, car, "cooldown: must be a whole number of Heat cards")
     if cooldown:
         actions.append(Cooldown(car, cooldown))
+    super_cool = inputs.get("super_cool", 0)
+    if not _is_int(super_cool) or super_cool < 0:
+        raise _say(r, car, "super_cool: must be a whole number of Heat cards")
+    if super_cool:
+        actions.append(SuperCool(car, super_cool))
+    if "unpaid_after_cooldown" in inputs:
+        late = inputs["unpaid_after_cooldown"]
+        if not isinstance(late, list):
+            raise _say(r, car, "unpaid_after_cooldown: must be a list of Basic card values")
+        actions.append(PayHeat(car, tuple(late)))
     if "boost" in inputs:
         actions.append(Boost(car, inputs["boost"]))
     if flags["accelerate"]:
         actions.append(Accelerate(car))
+    if flags["draft"]:
+        actions.append(DraftMove(car))
     extra = inputs.get("slipstream_extra", 0)
     if not _is_int(extra) or extra < 0:
         raise _say(r, car, "slipstream_extra: must be a whole number of spaces")
-    if extra and not flags["slipstream"]:
-        raise _say(r, car, "slipstream_extra: only with slipstream: true")
+    sector = inputs.get("slipstream_sector", True)
+    if not isinstance(sector, bool):
+        raise _say(r, car, "slipstream_sector: must be true or false")
+    for key, given in (("slipstream_extra", extra != 0), ("slipstream_sector", not sector)):
+        if given and not flags["slipstream"]:
+            raise _say(r, car, f"{key}: only with slipstream: true")
     if flags["slipstream"]:
-        actions.append(Slipstream(car, extra))
+        actions.append(Slipstream(car, extra, sector))
     actions.append(EndTurn(car))
     return actions
 

@@ -16,11 +16,14 @@ from ..engine import (
     CarEntry,
     ChooseGear,
     Cooldown,
+    DraftMove,
+    PayHeat,
     RaceSetup,
     RaceState,
     Rejection,
     Reveal,
     Slipstream,
+    SuperCool,
     play,
     start_race,
 )
@@ -192,7 +195,17 @@ def _record(current: dict[str, dict[str, Any]], before: RaceState, action: Actio
         current[action.car]["cooldown"] = action.amount
     elif isinstance(action, Boost):
         current[action.car]["boost"] = action.value
+    elif isinstance(action, SuperCool):
+        current[action.car]["super_cool"] = action.amount
+    elif isinstance(action, PayHeat):
+        # Paying with nothing left unpaid is what the next step does by itself: no key.
+        if action.unpaid:
+            current[action.car]["unpaid_after_cooldown"] = list(action.unpaid)
+    elif isinstance(action, DraftMove):
+        current[action.car]["draft"] = True
     elif isinstance(action, Slipstream):
         current[action.car]["slipstream"] = True
         if action.extra:
             current[action.car]["slipstream_extra"] = action.extra
+        if not action.sector:
+            current[action.car]["slipstream_sector"] = False

@@ -22,16 +22,21 @@ from companion.engine import (
     Boost,
     ChooseGear,
     Cooldown,
+    DraftMove,
     EndTurn,
     LegendCard,
     Outcome,
+    PayHeat,
     RaceState,
     Rejection,
     Slipstream,
+    SuperCool,
+    TurnStage,
     Upgrade,
     explain,
     validate,
 )
+from companion.engine.payment import short_count
 from companion.i18n import N_, _
 
 from .views.keypad import UNPAID_TEMPLATE, Entry
@@ -180,6 +185,9 @@ class RaceController:
         if current is None or entry.flip_pending or (
                 entry.unpaid_needed and len(entry.unpaid) < entry.unpaid_needed):
             return None
+        turn = self.state.turn
+        if turn is not None and turn.stage is not TurnStage.REVEAL and entry.unpaid_needed:
+            return self._submit(PayHeat(current, tuple(entry.unpaid)))  # after Cooldown
         reveal = entry.reveal(current)
         problem = validate(self.state, reveal)
         if problem is not None and problem.reason.template == UNPAID_TEMPLATE and (
@@ -239,6 +247,18 @@ class RaceController:
             return self.slipstream()
         if key.startswith("slipstream:"):
             return self.slipstream(int(key.split(":", 1)[1]))
+        current = self.state.current_car
+        if key.startswith("slipstream_plain:") and current:  # without the sector's bonus
+            return self._submit(Slipstream(current, int(key.split(":", 1)[1]), False))
+        if key.startswith("super_cool:") and current:
+            return self._submit(SuperCool(current, int(key.split(":", 1)[1])))
+        if key == "draft" and current:
+            return self._submit(DraftMove(current))
+        if key == "unpaid" and current:  # the flip keypad for the cards left unpaid
+            self._entry.unpaid_needed = short_count(self.state)
+            self._error = None
+            self._changed()
+            return None
         if key == "accelerate":
             return self.accelerate()
         if key.startswith("direct:") and DirectPlay is not None and self.state.current_car:

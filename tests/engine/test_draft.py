@@ -12,12 +12,25 @@ from companion.engine.draft import deal_random, pick, pick_problem, start_draft,
 def test_deck_sizes_match_the_box() -> None:
     """docs/rules.md §0: 34 Basic + 62 Advanced Upgrade cards (16 and 30 designs twice, plus two
     Heat cards in each)."""
-    assert len(upgrade_deck(basic=True)) == 34
-    assert len(upgrade_deck(basic=False, advanced=True)) == 62
-    assert len(upgrade_deck(basic=True, advanced=True)) == 96
+    base: tuple[str, ...] = ()
+    assert len(upgrade_deck(basic=True, expansions=base)) == 34
+    assert len(upgrade_deck(basic=False, advanced=True, expansions=base)) == 62
+    assert len(upgrade_deck(basic=True, advanced=True, expansions=base)) == 96
     assert Counter(upgrade_deck())["heat"] == 2
     both = Counter(upgrade_deck(basic=True, advanced=True))
     assert both.pop("heat") == 4 and set(both.values()) == {2}
+
+
+def test_heavy_rain_air_intake_joins_the_advanced_deck() -> None:
+    """Heavy Rain's six Air Intake designs (BGA card types 49-54) are Advanced Upgrades, two of
+    each: with the expansion the Advanced deck holds 74 cards, the Basic deck is unchanged."""
+    advanced = Counter(upgrade_deck(basic=False, advanced=True, expansions=("heavy-rain",)))
+    air = {d: n for d, n in advanced.items() if d.startswith("air-intake-")}
+    assert len(air) == 6 and set(air.values()) == {2}
+    assert sum(advanced.values()) == 74
+    assert upgrade_deck(basic=True) == upgrade_deck(basic=True, expansions=())
+    assert not any(d.startswith("air-intake-") for d in upgrade_deck(advanced=True,
+                                                                     expansions=()))
 
 
 def test_three_rounds_in_the_bga_pick_order() -> None:

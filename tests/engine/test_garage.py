@@ -1,4 +1,4 @@
-"""Garage upgrade and Sponsorship cards (docs/rules.md §4.1-4.4, §3.4; heat-race/2).
+"""Garage upgrade and Sponsorship cards (docs/rules.md §4.1-4.2, §3.4; heat-race/2).
 
 The expected effect of every design is written out here from the docs/rules.md §4.2 list, separately
 from the engine's own table, and each design is then played through the engine.
@@ -20,6 +20,7 @@ from companion.engine import (
     Cooldown,
     DirectPlay,
     EndTurn,
+    PayHeat,
     RaceSetup,
     RaceState,
     Rejection,
@@ -31,63 +32,72 @@ from companion.engine import (
     start_race,
     validate,
 )
+from companion.engine.checks import super_cool_limit
 from companion.engine.garage import DESIGNS
 
-# design -> (speed or choices, "+", heat, cooldown+super cool, slipstream, limit, accelerate),
-# transcribed from docs/rules.md §4.2 (Basic, Advanced) and §3.4 (Sponsorship cards).
-EXPECTED: dict[str, tuple[tuple[int, ...], int, int, int, int, int, int]] = {
-    "4wd-4": ((4,), 1, 0, 0, 0, 0, 0),
-    "4wd-0-plus3": ((0,), 3, 0, 0, 0, 0, 0),
-    "4wd-0-cool3": ((0,), 1, 0, 3, 0, 0, 0),
-    "body-3": ((3,), 0, 0, 0, 0, 0, 0),
-    "body-5": ((5,), 0, 0, 0, 0, 0, 0),
-    "body-1": ((1,), 0, 0, 0, 0, 0, 0),
-    "brakes-1234": ((1, 2, 3, 4), 0, 1, 0, 0, 0, 0),
-    "brakes-13": ((1, 3), 0, 0, 0, 0, 0, 0),
-    "brakes-24": ((2, 4), 0, 0, 0, 0, 0, 0),
-    "brakes-15": ((1, 5), 0, 0, 0, 0, 0, 0),
-    "cooling-6": ((6,), 0, 1, 1, 0, 0, 0),
-    "cooling-1": ((1,), 0, 0, 2, 0, 0, 0),
-    "cooling-3": ((3,), 0, 0, 1, 0, 0, 0),
-    "rpm-1": ((1,), 0, 0, 0, 2, 0, 0),
-    "rpm-2": ((2,), 0, 0, 0, 2, 0, 0),
-    "rpm-3": ((3,), 0, 0, 0, 2, 0, 0),
-    "body-6": ((6,), 0, 1, 0, 0, 0, 0),
-    "body-2-cool": ((2,), 0, 0, 1, 0, 0, 0),
-    "body-2-slip": ((2,), 0, 0, 0, 1, 0, 0),
-    "cooling-4": ((4,), 0, 0, 1, 0, 0, 0),
-    "fuel-2": ((2,), 0, 0, 0, 0, 0, 0),
-    "fuel-0": ((0,), 1, 0, 1, 0, 0, 0),
-    "gas-1": ((1,), 0, 0, 0, 0, 0, 0),
-    "gas-2": ((2,), 0, 0, 0, 0, 0, 0),
-    "gas-3": ((3,), 0, 0, 0, 0, 0, 0),
-    "gas-4": ((4,), 0, 1, 1, 0, 0, 0),
-    "gas-1-accelerate": ((1,), 0, 0, 0, 0, 0, 1),
-    "rpm-0": ((0,), 1, 0, 0, 3, 0, 0),
-    "rpm-1-heat": ((1,), 0, 1, 0, 3, 0, 0),
-    "rpm-12": ((1, 2), 0, 0, 0, 1, 0, 0),
-    "suspension-2-reduce": ((2,), 0, 0, 0, 0, 0, 0),
-    "suspension-2-cool": ((2,), 0, 0, 1, 0, 0, 0),
-    "suspension-4": ((4,), 0, 0, 0, 0, 0, 0),
-    "suspension-1": ((1,), 0, 0, 0, 1, 0, 0),
-    "tires-2": ((2,), 0, 0, 3, 0, -1, 0),
-    "tires-1": ((1,), 0, 0, 0, 0, 1, 0),
-    "tires-2-scrap": ((2,), 0, 0, 0, 0, 1, 0),
-    "tires-3": ((3,), 0, 0, 2, 0, -1, 0),
-    "tires-0": ((0,), 1, 0, 1, 1, 1, 0),
-    "tires-0-plus2": ((0,), 2, 0, 0, 0, 2, 0),
-    "turbo-7": ((7,), 0, 2, 3, 0, 0, 0),
-    "turbo-8": ((8,), 0, 1, 0, 0, 0, 0),
-    "wings-4": ((4,), 0, 1, 0, 0, 2, 0),
-    "wings-3": ((3,), 0, 1, 0, 0, 2, 0),
-    "wings-6": ((6,), 0, 2, 0, 0, 3, 0),
-    "4wd-0-accelerate": ((0,), 1, 0, 0, 0, 0, 1),
-    "sponsor-dramdo": ((1, 2, 3, 4), 0, 0, 0, 0, 0, 0),
-    "sponsor-fredo": ((4,), 0, 0, 2, 0, 0, 0),
-    "sponsor-aperault": ((1,), 0, 0, 0, 2, 0, 0),
-    "sponsor-lord": ((6,), 0, 0, 0, 0, 0, 0),
-    "sponsor-deangeli": ((3,), 0, 0, 0, 0, 1, 0),
-    "sponsor-mercury": ((0,), 0, 0, 2, 0, 0, 0),
+# design -> (speed or choices, "+", heat, cooldown, super cool, slipstream, limit, accelerate,
+# draft), transcribed from docs/rules.md §4.2 (Basic, Advanced), §3.4 (Sponsorship cards) and, for
+# Heavy Rain's Air Intake and Tunnel Vision's Eole Wings, BGA's card data (types 49-54, 86).
+EXPECTED: dict[str, tuple[tuple[int, ...], int, int, int, int, int, int, int, int]] = {
+    "4wd-4": ((4,), 1, 0, 0, 0, 0, 0, 0, 0),
+    "4wd-0-plus3": ((0,), 3, 0, 0, 0, 0, 0, 0, 0),
+    "4wd-0-cool3": ((0,), 1, 0, 3, 0, 0, 0, 0, 0),
+    "body-3": ((3,), 0, 0, 0, 0, 0, 0, 0, 0),
+    "body-5": ((5,), 0, 0, 0, 0, 0, 0, 0, 0),
+    "body-1": ((1,), 0, 0, 0, 0, 0, 0, 0, 0),
+    "brakes-1234": ((1, 2, 3, 4), 0, 1, 0, 0, 0, 0, 0, 0),
+    "brakes-13": ((1, 3), 0, 0, 0, 0, 0, 0, 0, 0),
+    "brakes-24": ((2, 4), 0, 0, 0, 0, 0, 0, 0, 0),
+    "brakes-15": ((1, 5), 0, 0, 0, 0, 0, 0, 0, 0),
+    "cooling-6": ((6,), 0, 1, 1, 0, 0, 0, 0, 0),
+    "cooling-1": ((1,), 0, 0, 2, 0, 0, 0, 0, 0),
+    "cooling-3": ((3,), 0, 0, 1, 0, 0, 0, 0, 0),
+    "rpm-1": ((1,), 0, 0, 0, 0, 2, 0, 0, 0),
+    "rpm-2": ((2,), 0, 0, 0, 0, 2, 0, 0, 0),
+    "rpm-3": ((3,), 0, 0, 0, 0, 2, 0, 0, 0),
+    "body-6": ((6,), 0, 1, 0, 0, 0, 0, 0, 0),
+    "body-2-cool": ((2,), 0, 0, 1, 0, 0, 0, 0, 0),
+    "body-2-slip": ((2,), 0, 0, 0, 0, 1, 0, 0, 0),
+    "cooling-4": ((4,), 0, 0, 1, 0, 0, 0, 0, 0),
+    "fuel-2": ((2,), 0, 0, 0, 0, 0, 0, 0, 0),
+    "fuel-0": ((0,), 1, 0, 1, 0, 0, 0, 0, 0),
+    "gas-1": ((1,), 0, 0, 0, 0, 0, 0, 0, 0),
+    "gas-2": ((2,), 0, 0, 0, 0, 0, 0, 0, 0),
+    "gas-3": ((3,), 0, 0, 0, 0, 0, 0, 0, 0),
+    "gas-4": ((4,), 0, 1, 1, 0, 0, 0, 0, 0),
+    "gas-1-accelerate": ((1,), 0, 0, 0, 0, 0, 0, 1, 0),
+    "rpm-0": ((0,), 1, 0, 0, 0, 3, 0, 0, 0),
+    "rpm-1-heat": ((1,), 0, 1, 0, 0, 3, 0, 0, 0),
+    "rpm-12": ((1, 2), 0, 0, 0, 0, 1, 0, 0, 0),
+    "suspension-2-reduce": ((2,), 0, 0, 0, 0, 0, 0, 0, 0),
+    "suspension-2-cool": ((2,), 0, 0, 1, 0, 0, 0, 0, 0),
+    "suspension-4": ((4,), 0, 0, 0, 0, 0, 0, 0, 0),
+    "suspension-1": ((1,), 0, 0, 0, 0, 1, 0, 0, 0),
+    "tires-2": ((2,), 0, 0, 3, 0, 0, -1, 0, 0),
+    "tires-1": ((1,), 0, 0, 0, 0, 0, 1, 0, 0),
+    "tires-2-scrap": ((2,), 0, 0, 0, 0, 0, 1, 0, 0),
+    "tires-3": ((3,), 0, 0, 2, 0, 0, -1, 0, 0),
+    "tires-0": ((0,), 1, 0, 1, 0, 1, 1, 0, 0),
+    "tires-0-plus2": ((0,), 2, 0, 0, 0, 0, 2, 0, 0),
+    "turbo-7": ((7,), 0, 2, 3, 0, 0, 0, 0, 0),
+    "turbo-8": ((8,), 0, 1, 0, 0, 0, 0, 0, 0),
+    "wings-4": ((4,), 0, 1, 0, 0, 0, 2, 0, 0),
+    "wings-3": ((3,), 0, 1, 0, 0, 0, 2, 0, 0),
+    "wings-6": ((6,), 0, 2, 0, 0, 0, 3, 0, 0),
+    "4wd-0-accelerate": ((0,), 1, 0, 0, 0, 0, 0, 1, 0),
+    "sponsor-dramdo": ((1, 2, 3, 4), 0, 0, 0, 0, 0, 0, 0, 0),
+    "sponsor-fredo": ((4,), 0, 0, 2, 0, 0, 0, 0, 0),
+    "sponsor-aperault": ((1,), 0, 0, 0, 0, 2, 0, 0, 0),
+    "sponsor-lord": ((6,), 0, 0, 0, 0, 0, 0, 0, 0),
+    "sponsor-deangeli": ((3,), 0, 0, 0, 0, 0, 1, 0, 0),
+    "sponsor-mercury": ((0,), 0, 0, 0, 2, 0, 0, 0, 0),
+    "air-intake-1-salvage": ((1,), 0, 0, 0, 1, 0, -1, 0, 0),
+    "air-intake-0-slip": ((0,), 0, 0, 0, 1, 1, 0, 0, 0),
+    "air-intake-1-cool": ((1,), 0, 0, 1, 1, 0, 0, 0, 0),
+    "air-intake-3": ((3,), 0, 0, 0, 1, 0, 0, 0, 0),
+    "air-intake-4": ((4,), 0, 0, 0, 1, 0, 0, 0, 0),
+    "air-intake-0-plus": ((0,), 1, 0, 0, 1, 0, -1, 0, 0),
+    "sponsor-eole": ((5,), 0, 0, 0, 0, 0, 0, 0, 2),
 }
 
 # A long straight: one corner after space 50 (limit 4), so first-round moves cross nothing.
@@ -123,9 +133,10 @@ def test_every_design_is_listed() -> None:
 @pytest.mark.parametrize("design", sorted(EXPECTED))
 def test_design_effect(design: str) -> None:
     """Play the card alone in 1st gear: the car moves its speed (the chosen value, plus 1 for
-    each "+" flipped as a 1), pays its Heat, and the turn carries its Cooldown, slipstream
-    bonus, speed-limit adjustment and Accelerate."""
-    speeds, plus, heat, cooldown, slip, limit, accelerate = EXPECTED[design]
+    each "+" flipped as a 1); its Cooldown and Super cool are usable at once, its Heat is paid at
+    React (docs/rules.md §4.4), and then the turn carries its slipstream bonus, speed-limit
+    adjustment, Accelerate and Draft."""
+    speeds, plus, heat, cooldown, super_cool, slip, limit, accelerate, draft = EXPECTED[design]
     state = race_with(design)
     car = state.car("red")
     chosen = speeds[-1]
@@ -133,18 +144,29 @@ def test_design_effect(design: str) -> None:
     after = ok(state, Reveal("red", (card,)))
     moved = after.car("red")
     assert moved.distance - car.distance == chosen + plus
-    assert car.engine - moved.engine == heat
+    assert moved.engine == car.engine  # nothing paid yet
     turn = after.turn
     assert turn is not None
-    assert turn.card_cooldown == cooldown
+    assert turn.card_cooldown == cooldown and turn.card_super_cool == super_cool
+    assert turn.plus_resolved == plus
+    # Cooldown available now: 3 in 1st gear (red leads, no Adrenaline) + the card's.
+    assert cooldown_limit(after, moved) == min(3 + cooldown, moved.heat - moved.engine)
+    assert super_cool_limit(after, moved) == min(super_cool, moved.heat - moved.engine)
+    if heat:
+        assert [c.design for c in turn.pending] == [design]
+        after = ok(after, PayHeat("red"))
+    else:
+        assert validate(after, PayHeat("red")) is not None  # nothing to pay
+    paid = after.car("red")
+    assert car.engine - paid.engine == heat
+    turn = after.turn
+    assert turn is not None
     assert turn.slipstream_bonuses == ((slip,) if slip else ())
     assert turn.limit_adjust == limit
     assert turn.accelerate == accelerate
-    assert turn.plus_resolved == plus
+    assert turn.draft == draft
     if DESIGNS[design].sponsor:
-        assert moved.sponsor_cards == 0  # one-time use (docs/rules.md §3.4)
-    # Cooldown available now: 3 in 1st gear (red leads, no Adrenaline) + the card's.
-    assert cooldown_limit(after, moved) == min(3 + cooldown, moved.heat - moved.engine)
+        assert paid.sponsor_cards == 0  # one-time use (docs/rules.md §3.4)
 
 
 def test_garage_deck_has_no_starting_upgrades() -> None:
@@ -184,16 +206,58 @@ def test_plus_symbols_need_their_flips() -> None:
 
 def test_unpayable_card_resolves_as_stress() -> None:
     """docs/rules.md §4.4 (official clarification): a card whose Heat cannot be paid resolves as a
-    Stress card: the Basic card flipped for it counts instead, and none of its symbols."""
+    Stress card: the Basic card flipped for it counts instead, and none of its symbols. The
+    driver may say so at the reveal, when the engine cannot pay it then."""
     state = race_with("wings-6")
     state = state.with_car(replace(state.car("red"), engine=1))
     card = Upgrade("wings-6")
-    missing = validate(state, Reveal("red", (card,)))
-    assert missing is not None and "cannot pay for 1 upgrade" in missing.text()
+    wrong = validate(state, Reveal("red", (card,), unpaid=(3, 3)))
+    assert wrong is not None and "cannot pay for 1 upgrade card(s) now" in wrong.text()
     after = ok(state, Reveal("red", (card,), unpaid=(3,)))
     red = after.car("red")
     assert red.distance == 3 and red.engine == 1
-    assert after.turn is not None and after.turn.limit_adjust == 0
+    assert after.turn is not None and after.turn.limit_adjust == 0 and not after.turn.pending
+
+
+def test_heat_is_paid_after_cooldown() -> None:
+    """docs/rules.md §4.4: the check is at React, so a car may cool down first (the card's own
+    Cooldown included) and pay with that Heat. Turbocharger 7 (Heat 2, Cooldown 3) with 1 Heat
+    in the engine: cool down 3, then pay 2."""
+    state = race_with("turbo-7")
+    state = state.with_car(replace(state.car("red"), engine=1))
+    state = ok(state, Reveal("red", (Upgrade("turbo-7"),)))
+    assert state.car("red").distance == 7 and state.car("red").engine == 1
+    missing = validate(state, EndTurn("red"))
+    assert missing is not None and "cannot pay the Heat of 1 upgrade card" in missing.text()
+    state = ok(state, Cooldown("red", 3))
+    state = ok(state, EndTurn("red"))
+    assert state.car("red").engine == 1 + 3 - 2
+
+
+def test_a_card_left_unpaid_after_cooldown_moves_the_car_again() -> None:
+    """docs/rules.md §4.4: what the engine still cannot pay after Cooldown resolves as a Stress
+    card, and the car moves again by the new total from where its turn began."""
+    state = race_with("wings-6")
+    state = state.with_car(replace(state.car("red"), engine=1))
+    state = ok(state, Reveal("red", (Upgrade("wings-6"),)))
+    assert validate(state, PayHeat("red")) is not None  # one flip needed
+    state = ok(state, PayHeat("red", (2,)))
+    red = state.car("red")
+    assert red.distance == 2 and red.engine == 1
+    assert state.turn is not None and state.turn.speed == 2 and state.turn.limit_adjust == 0
+
+
+def test_unpaid_may_be_declared_although_a_cooldown_could_pay() -> None:
+    """docs/rules.md §4.4, BGA's "I can't pay": when the engine cannot pay a card at that moment the
+    driver may declare it unpaid, even if a Cooldown could have paid it."""
+    state = race_with("cooling-6")
+    state = state.with_car(replace(state.car("red"), engine=0))
+    declared = ok(state, Reveal("red", (Upgrade("cooling-6"),), unpaid=(4,)))
+    assert declared.car("red").distance == 4
+    assert declared.turn is not None and declared.turn.card_cooldown == 0  # the card's is lost
+    paid = ok(ok(state, Reveal("red", (Upgrade("cooling-6"),))), Cooldown("red", 1))
+    paid = ok(paid, PayHeat("red"))
+    assert paid.car("red").distance == 6 and paid.car("red").engine == 0
 
 
 def test_wings_raise_the_limit_of_every_corner_this_turn() -> None:
@@ -225,6 +289,28 @@ def test_accelerate_counts_each_plus_resolved() -> None:
     state = ok(state, Accelerate("red"))
     assert state.car("red").distance == 2 + 3 + 2
     assert state.turn is not None and state.turn.speed == 7
+
+
+def test_accelerate_counts_stress_cards() -> None:
+    """docs/rules.md §1.4: a Stress card is a "+" (BGA: the Stress card carries the "+" symbol, and
+    Accelerate counts every "+" from upgrades, Stress and Boost). 2nd gear: a Stress card
+    (flipped 3) and 4WD 0 with Accelerate (its "+" flipped 1): 2 "+", so +2."""
+    state = race_with("4wd-0-accelerate")
+    state = state.with_car(replace(state.car("red"), gear=2))
+    state = ok(state, Reveal("red", ("stress", Upgrade("4wd-0-accelerate", None, (1,))), (3,)))
+    assert state.turn is not None and state.turn.plus_resolved == 2
+    state = ok(state, Accelerate("red"))
+    assert state.car("red").distance == 3 + 1 + 2
+
+
+def test_gas_pedal_accelerate_after_a_stress_card() -> None:
+    """Gas Pedal 1 (Accelerate, direct play) after a revealed Stress card: the Stress card's "+"
+    is there to accelerate with."""
+    state = race_with("gas-1-accelerate")
+    state = ok(state, Reveal("red", ("stress",), (2,)))
+    state = ok(state, DirectPlay("red", Upgrade("gas-1-accelerate")))
+    state = ok(state, Accelerate("red"))
+    assert state.car("red").distance == 2 + 1 + 1
 
 
 def test_accelerate_needs_the_symbol() -> None:
@@ -262,19 +348,33 @@ def test_upgrades_replay_from_a_heat_race_2_file() -> None:
 
 def test_gas_pedal_direct_play_during_react() -> None:
     """docs/rules.md §4.3 Direct play: a Gas Pedal card from hand during React, as if played: its
-    speed moves the car and counts for corners, its Heat is paid, its Cooldown usable."""
+    speed moves the car and counts for corners, its Cooldown usable, its Heat paid after
+    Cooldown."""
     state = race_with("gas-4", others=("gas-2",))
     state = ok(state, Reveal("red", (1,)))
     state = ok(state, DirectPlay("red", Upgrade("gas-4")))
     red = state.car("red")
-    assert red.distance == 1 + 4 and red.engine == 6 - 1
+    assert red.distance == 1 + 4 and red.engine == 6
     assert state.turn is not None and state.turn.speed == 5 and state.turn.card_cooldown == 1
     again = validate(state, DirectPlay("red", Upgrade("gas-4")))
     assert again is not None and "only 1 gas-4" in again.text()
     assert validate(state, DirectPlay("red", Upgrade("gas-2"))) is None
+    assert ok(state, EndTurn("red")).car("red").engine == 6 - 1
     body = ok(race_with("body-3"), Reveal("red", (1,)))
     not_direct = validate(body, DirectPlay("red", Upgrade("body-3")))
     assert not_direct is not None and "Direct-play" in not_direct.text()
+
+
+def test_gas_pedal_4_cools_down_before_paying_its_heat() -> None:
+    """docs/rules.md §4.3, §4.4: Gas Pedal 4 played directly with an empty engine: its Cooldown 1
+    comes first, then its Heat 1 is paid with it."""
+    state = race_with("gas-4")
+    state = state.with_car(replace(state.car("red"), engine=0))
+    state = ok(state, Reveal("red", (1,)))
+    state = ok(state, DirectPlay("red", Upgrade("gas-4")))
+    state = ok(state, Cooldown("red", 3 + 1))
+    state = ok(state, EndTurn("red"))
+    assert state.car("red").engine == 4 - 1
 
 
 def test_direct_play_comes_before_cooldown() -> None:

@@ -162,9 +162,11 @@ def test_upgrade_cards_on_the_keypad_replay_exactly(ui, press) -> None:
     assert controller.error == "" and controller.view().mode == "react"
     turn = controller.state.turn
     assert turn.speed == 3 + 7 and turn.plus_resolved == 3
-    assert controller.state.car("red").engine == 0  # the Brakes' Heat was paid
+    assert controller.state.car("red").engine == 1  # the Brakes' Heat: paid after Cooldown
     press("react end")
-    # Next round: the Turbocharger's 2 Heat cannot be paid: the keypad asks for a flip.
+    assert controller.state.car("red").engine == 0  # the Brakes' Heat was paid
+    # Next round: the Turbocharger's 2 Heat cannot be paid: React offers to say so, and the
+    # keypad asks for a flip.
     while controller.view().mode != "gears":
         ui.player.step()
     press("gear red 2")
@@ -174,6 +176,9 @@ def test_upgrade_cards_on_the_keypad_replay_exactly(ui, press) -> None:
     press("key up:turbo-7")
     press("key 2")
     press("confirm")
+    assert controller.view().mode == "react"
+    assert find(screen, "react unpaid").text == "Cannot pay: 1 card(s)"
+    press("react unpaid")
     assert controller.view().mode == "unpaid"
     assert "cannot pay the Heat of 1 card" in find(screen, "prompt").text
     press("key 3")
@@ -188,7 +193,8 @@ def test_upgrade_cards_on_the_keypad_replay_exactly(ui, press) -> None:
     red = [r["red"] for r in doc["rounds"]]
     assert red[0]["cards"] == [{"upgrade": "brakes-1234", "value": 3},
                                {"upgrade": "4wd-0-plus3", "plus": [1, 4, 2]}]
-    assert red[1]["cards"][0] == {"upgrade": "turbo-7"} and red[1]["unpaid"] == [3]
+    assert red[1]["cards"][0] == {"upgrade": "turbo-7"}
+    assert red[1]["unpaid_after_cooldown"] == [3]
     replayed = list(racefile.replay(racefile.parse(doc)))[-1]
     assert racefile.state_document(replayed) == racefile.state_document(controller.state)
 

@@ -15,17 +15,26 @@ from companion.engine import (
     Boost,
     ChooseGear,
     Cooldown,
+    DraftMove,
     Phase,
     RaceState,
     Slipstream,
+    SuperCool,
     TurnStage,
     Upgrade,
     cooldown_limit,
+    payment,
     validate,
 )
 from companion.engine.cards import subset_sums
-from companion.engine.conditions import slipstream_spaces
+from companion.engine.checks import super_cool_limit
+from companion.engine.conditions import (
+    plain_slipstream_spaces,
+    sector_slipstream_bonus,
+    slipstream_spaces,
+)
 from companion.engine.garage import DESIGNS
+from companion.engine.reactchecks import draft_spaces
 from companion.i18n import _
 
 from .keypad import BASIC_KEYS, Entry, boost_view, reveal_view
@@ -75,7 +84,7 @@ def race_view(state: RaceState, entry: Entry, *, messages: tuple[str, ...], erro
             "turn_gear", status,
             _("{car}: pick your gear now, then reveal the cards (tournament).").format(
                 car=name), gear_rows=(gear_row(state, current),), **common)
-    if state.turn.stage is TurnStage.REVEAL:
+    if state.turn.stage is TurnStage.REVEAL or entry.unpaid_needed:
         return reveal_view(state, entry, status, name, common)
     if entry.boosting:
         return boost_view(state, current, status, name, common)
@@ -103,16 +112,31 @@ def react_buttons(state: RaceState) -> tuple[ReactButton, ...]:
             if validate(state, Cooldown(current, amount)) is None:
                 buttons.append(ReactButton(f"cooldown:{amount}",
                                            _("Cooldown {n}").format(n=amount)))
+    for amount in range(1, super_cool_limit(state, car) + 1):
+        if validate(state, SuperCool(current, amount)) is None:
+            buttons.append(ReactButton(f"super_cool:{amount}",
+                                       _("Super cool {n}").format(n=amount)))
+    short = payment.short_count(state) if payment.due(state) else 0
+    if short:  # the upgrade cards' Heat the engine cannot pay: each resolves as Stress
+        buttons.append(ReactButton("unpaid", _("Cannot pay: {n} card(s)").format(n=short)))
     if any(validate(state, Boost(current, v)) is None for v in BASIC_KEYS):
         buttons.append(ReactButton("boost", _("Boost (1 Heat)")))
     if validate(state, Accelerate(current)) is None:
         speed = state.turn.accelerate * state.turn.plus_resolved
         buttons.append(ReactButton("accelerate", _("Accelerate +{n}").format(n=speed)))
+    if validate(state, DraftMove(current)) is None:
+        spaces = draft_spaces(payment.settled(state), car) or 0
+        buttons.append(ReactButton("draft", _("Draft +{n}").format(n=spaces)))
     base = slipstream_spaces(state, car) or 0
+    plain = plain_slipstream_spaces(state, car) or 0
     for extra in sorted(subset_sums(state.turn.slipstream_bonuses)):
         if validate(state, Slipstream(current, extra)) is None:
             buttons.append(ReactButton("slipstream" if extra == 0 else f"slipstream:{extra}",
                                        _("Slipstream +{n}").format(n=base + extra)))
+        if sector_slipstream_bonus(state, car) and validate(
+                state, Slipstream(current, extra, False)) is None:  # the bonus is optional
+            buttons.append(ReactButton(f"slipstream_plain:{extra}",
+                                       _("Slipstream +{n}").format(n=plain + extra)))
     buttons.append(ReactButton("end", _("End turn")))
     return tuple(buttons)
 

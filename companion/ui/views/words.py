@@ -35,7 +35,10 @@ PARAM_WORDS: dict[str, str] = {
     "reveal cards": N_("reveal cards"),
     "take Adrenaline": N_("take Adrenaline"),
     "cool down": N_("cool down"),
+    "super cool": N_("super cool"),
+    "pay the upgrade cards' Heat": N_("pay the upgrade cards' Heat"),
     "boost": N_("boost"),
+    "draft": N_("draft"),
     "slipstream": N_("slipstream"),
     "end the turn": N_("end the turn"),
     "Stress": N_("Stress"),
@@ -230,7 +233,7 @@ def design_symbols(design_id: str) -> str:
         (design.cooldown, N_("Cooldown {n}")), (design.slipstream, N_("Slipstream +{n}")),
         (design.accelerate, N_("Accelerate {n}")), (design.super_cool, N_("Super cool {n}")),
         (design.scrap, N_("Scrap {n}")), (design.reduce_stress, N_("Reduce Stress {n}")),
-        (design.salvage, N_("Salvage {n}")),
+        (design.salvage, N_("Salvage {n}")), (design.draft, N_("Draft {n}")),
     )
     parts += [_(template).format(n=n) for n, template in counts if n]
     if design.limit:
