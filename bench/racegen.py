@@ -1,10 +1,11 @@
-"""Random legal races, generated with the engine itself (for tests and benchmarks).
+"""Random legal races for the benchmarks and the storage tests: setups, inputs, undo/redo scripts.
 
-Every action :func:`next_action` returns is accepted by :func:`companion.engine.validate`: gears
-one step (or two, with Heat) from the current one, revealed cards drawn from a base deck (at most
-three of each of 1-4, one 0, one 5 per turn; Stress resolved to Basic cards from what is left),
-then a random choice of the optional steps (Adrenaline, Cooldown, Boost, Slipstream) before the
-end of the turn. :func:`script` mixes in undo and redo, giving the events a table would log.
+The inputs come from the project's one race generator, :mod:`companion.racesim` (also used by the
+engine tests): :func:`next_action` returns only inputs :func:`companion.engine.validate` accepts,
+drawn from the car's deck as the race state says it is (gears from the legal ones, flooded
+spaces on Japan included; reveals a deck can show; every React step, Super cool, the upgrade
+cards' Heat, Draft and the sector's slipstream bonus among them). :func:`script` mixes in undo
+and redo, giving the events a table would log.
 """
 
 from __future__ import annotations
@@ -15,33 +16,20 @@ from dataclasses import dataclass
 
 import tracks
 from companion.engine import (
-    STRESS,
     Action,
-    Adrenaline,
     Applied,
-    Boost,
     CarEntry,
-    ChooseGear,
-    Cooldown,
-    EndTurn,
-    LegendCard,
-    Phase,
     RaceSetup,
     RaceState,
     Rejection,
-    Reveal,
-    RunRound,
-    Slipstream,
-    TurnStage,
     play,
     start_race,
-    validate,
 )
+from companion.racesim import next_action
 from companion.session import RaceSession
 from companion.storage.fold import Event, EventKind
 
-DECK = (0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5)
-"""The speed cards of a base deck (docs/rules.md §0): what one turn may show at most."""
+__all__ = ["HUMANS", "drive", "next_action", "race", "script", "setup"]
 
 HUMANS = ("red", "blue", "green", "yellow", "grey", "black")
 
@@ -59,61 +47,6 @@ def setup(
     cars += [CarEntry(id=free[i], legend=True) for i in range(legends)]
     return RaceSetup(track=tracks.load_track(track), cars=tuple(cars), laps=laps, seed=seed,
                      physical_legends_deck=physical)
-
-
-def _gear(state: RaceState, car_id: str, rng: random.Random) -> ChooseGear:
-    car = state.car(car_id)
-    gears = [g for g in range(1, 5) if abs(g - car.gear) <= 1 or (
-        abs(g - car.gear) == 2 and car.engine > 0)]
-    # Lean towards higher gears so races move on, as real drivers do.
-    weights = [1 + g for g in gears]
-    if rng.random() < 0.05:
-        clogged = ChooseGear(car_id, rng.choice(gears), clogged=True)
-        if validate(state, clogged) is None:
-            return clogged
-    return ChooseGear(car_id, rng.choices(gears, weights)[0])
-
-
-def _reveal(state: RaceState, car_id: str, rng: random.Random) -> Reveal:
-    car = state.car(car_id)
-    owned_stress = state.track.stress + car.stress_taken
-    for _ in range(1000):
-        pool: list[int | str] = list(DECK) + [STRESS] * min(owned_stress, 2)
-        rng.shuffle(pool)
-        cards = tuple(pool[:car.gear])
-        rest = [v for v in pool[car.gear:] if isinstance(v, int) and 1 <= v <= 4]
-        stress = tuple(rest[:cards.count(STRESS)])
-        action = Reveal(car_id, cards, stress)
-        if validate(state, action) is None:
-            return action
-    raise RuntimeError(f"no legal reveal found for {car_id}")  # pragma: no cover
-
-
-def _optional_steps(state: RaceState, car_id: str) -> list[Action]:
-    candidates: list[Action] = [Adrenaline(car_id), Slipstream(car_id)]
-    candidates += [Cooldown(car_id, n) for n in (1, 2, 3, 4)]
-    candidates += [Boost(car_id, v) for v in (1, 2, 3, 4)]
-    return [a for a in candidates if validate(state, a) is None]
-
-
-def next_action(state: RaceState, rng: random.Random) -> Action | None:
-    """A random input the rules accept now, or None when the race is over."""
-    if state.phase is Phase.OVER:
-        return None
-    if state.phase is Phase.PLANNING:
-        if not state.humans_to_plan:
-            return RunRound()
-        return _gear(state, rng.choice(state.humans_to_plan), rng)
-    if state.awaiting_legend_card:
-        return LegendCard(rng.randint(1, 10))
-    turn = state.turn
-    assert turn is not None, "the engine waits for a human turn"
-    if turn.stage is TurnStage.REVEAL:
-        return _reveal(state, turn.car, rng)
-    options = _optional_steps(state, turn.car)
-    if options and rng.random() < 0.6:
-        return rng.choice(options)
-    return EndTurn(turn.car)
 
 
 def race(start: RaceState, rng: random.Random, limit: int) -> Iterator[tuple[Action, Applied]]:

@@ -1,10 +1,12 @@
 """Properties of random legal races (hypothesis).
 
 Each example draws a track (a small inline one or a bundled board), 1-6 cars of which some are
-Legends, and a driver (sensible, Heat-burning or random) that plays every human car from a
-simulated base deck (``strategies.py``): every input is one a real deck can produce, and the
-runner fails if ``validate`` rejects any of them. The runner also checks after every input that
-the Heat the simulated deck holds outside the engine equals ``heat - engine``.
+Legends, sometimes Garage upgrades and Sponsorship cards (Super cool, Draft, upgrade Heat paid
+after Cooldown), sometimes Weather, Road Conditions and Press Corners, and a driver (sensible,
+Heat-burning or random) that plays every human car from its simulated deck
+(``companion.racesim``): every input is one a real deck can produce, and the runner fails if
+``validate`` rejects any of them. The runner also checks after every input that the Heat the
+simulated deck holds outside the engine equals ``heat - engine``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from companion.engine import (
     RaceSetup,
     RaceState,
     Rejection,
+    Reveal,
     RunRound,
     Slipstream,
     TurnStage,
@@ -32,6 +35,9 @@ from companion.engine import (
     start_race,
     validate,
 )
+from companion.engine.conditions import plain_slipstream_spaces
+from companion.engine.payment import unpaid_problem
+from companion.racesim import RandomDriver, run_race
 
 SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -50,8 +56,8 @@ def check_spots(state: RaceState) -> None:
 
 
 def check_heat(start: RaceState, state: RaceState) -> None:
-    """docs/race-file.md cars.*.heat: the Heat a car owns (base game: it never changes); the engine
-    holds between none and all of it."""
+    """docs/race-file.md cars.*.heat: the Heat a car owns never changes (no event here removes any);
+    the engine holds between none and all of it, Super cool and upgrade Heat included."""
     for car in state.cars:
         if car.legend:
             continue
@@ -67,9 +73,11 @@ def test_heat_is_conserved_and_the_engine_stays_in_range(race: RandomRace) -> No
     check_heat(start, start)
     run = race.run(on_step=lambda before, action, after: check_heat(start, after))
     assert run.final is not None
-    for car in run.final.cars:
-        if not car.legend:
-            assert car.heat == race.setup.track.heat + 1 - car.handicap
+    for entry in race.setup.cars:
+        if not entry.legend and race.setup.modules.weather is None:
+            garage_heat = entry.upgrades.count("heat") if entry.upgrades else 1
+            expected = race.setup.track.heat + garage_heat - entry.handicap
+            assert run.final.car(entry.id).heat == expected
 
 
 @SETTINGS
@@ -155,8 +163,10 @@ def test_export_keeps_aggressive_legends_off() -> None:
 
 def check_slipstream_offer(state: RaceState) -> None:
     """docs/rules.md §1.8: a slipstream is allowed when another car is beside (same space) or on the
-    space directly in front, either spot; never across the finish line on the final lap; once,
-    after the move, Adrenaline, Cooldown and Boost (docs/race-file.md order)."""
+    space directly in front, either spot, and the sector or event does not forbid it; never
+    across the finish line on the final lap, counting only the plain slipstream (the sector's
+    bonus is optional, decision 8); once, after the move and React (docs/race-file.md order), which
+    pays the upgrade cards' Heat first."""
     turn = state.turn
     if turn is None or turn.stage in (TurnStage.REVEAL, TurnStage.SLIPSTREAM):
         return
@@ -168,8 +178,12 @@ def check_slipstream_offer(state: RaceState) -> None:
         and state.track.space_of(other.distance) in (here, ahead)
         for other in state.cars
     )
-    expected = partner and car.distance + 2 <= state.finish_distance
-    assert (validate(state, Slipstream(car.id)) is None) is expected
+    plain = plain_slipstream_spaces(state, car)
+    expected = (partner and plain is not None and car.distance + plain <= state.finish_distance
+                and unpaid_problem(state, car.id) is None)
+    offered = any(validate(state, Slipstream(car.id, 0, sector)) is None
+                  for sector in (True, False))
+    assert offered is expected
 
 
 @SETTINGS
@@ -178,6 +192,36 @@ def test_slipstream_is_offered_exactly_when_the_rules_allow(race: RandomRace) ->
     """docs/rules.md §1.8, checked at every point of every human turn of the race."""
     run = race.run(on_step=lambda before, action, after: check_slipstream_offer(after))
     assert run.final is not None
+
+
+def test_random_races_reach_draft_super_cool_and_unpaid_cards() -> None:
+    """The generator plays the new React steps, and every property above holds while it does:
+    Garage decks with Heavy Rain's Air Intake (Super cool) and the Eole Wings Sponsorship card
+    (Draft 2), a reckless driver that leaves upgrade Heat unpaid, Weather and road tokens."""
+    track = tracks.load_track("usa")
+    seen: set[str] = set()
+    for seed in range(12):
+        cars = tuple(CarEntry(f"h{i}", upgrades=("air-intake-4", "turbo-7", "air-intake-0-slip"),
+                              sponsor_cards=3) for i in range(3))
+        setup = RaceSetup(track=track, cars=cars, laps=1, seed=seed)
+        start = start_race(setup).state
+
+        def hook(before: RaceState, action: Action, after: RaceState,
+                 start: RaceState = start) -> None:
+            check_heat(start, after)
+            check_spots(after)
+            check_slipstream_offer(after)
+            seen.add(type(action).__name__)
+            if isinstance(action, Reveal) and action.unpaid:
+                seen.add("unpaid at the reveal")
+
+        run = run_race(setup, seed=seed, driver=RandomDriver, on_step=hook, max_rounds=40,
+                       require_finish=False)
+        doc = racefile.export(setup, run.actions)
+        replayed = [racefile.state_document(s) for s in racefile.replay(racefile.parse(doc))]
+        assert replayed == [racefile.state_document(s) for s in run.round_states]
+    assert {"DraftMove", "SuperCool", "PayHeat", "DirectPlay", "unpaid at the reveal"} <= seen \
+        or {"DraftMove", "SuperCool", "PayHeat", "unpaid at the reveal"} <= seen, seen
 
 
 def test_clogged_on_a_flooded_space_counts_only_reachable_gears() -> None:
