@@ -96,6 +96,6 @@ def settle(state: RaceState, out: list[Outcome], flips: tuple[int, ...] = ()) ->
 def settled(state: RaceState) -> RaceState:
     """The state a later step of the turn starts from: the Heat paid, when it is still due
     (the caller has checked :func:`unpaid_problem`)."""
-    if not due(state):
-        return state
+    if not due(state) or state.turn is None or not state.turn.pending:
+        return state  # nothing to pay: the later step starts from here (the base game)
     return settle(state, [])

@@ -179,7 +179,7 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
         return state
     if isinstance(action, PayHeat):
         return payment.settle(state, out, action.unpaid)
-    if isinstance(action, AFTER_PAYMENT) and payment.due(state):
+    if isinstance(action, AFTER_PAYMENT) and turn.pending and payment.due(state):
         state = payment.settle(state, out)
         turn = state.turn
         assert turn is not None
