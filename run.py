@@ -7,9 +7,11 @@
 Standard library only, so it works on a fresh Debian 12 / Raspberry Pi OS with nothing but
 python3. It installs the system libraries Kivy's window needs (and the tools the tests use) with
 apt-get when run as root or with password-less sudo, creates `.venv` (bootstrapping pip from PyPI
-when the system Python has no ensurepip), and installs the project into it when pyproject.toml
-changed. Then it hands over to the app or to pytest; pytest's "no tests collected" counts as a
-failure.
+when the system Python has no ensurepip), and installs the project into it: what running needs,
+plus the `pi` extra (lgpio) on a Raspberry Pi, plus the `test` extra for `run.py test`. A stamp in
+`.venv` records the pyproject.toml it installed and the extras, so switching between the two
+commands installs nothing again. Then it hands over to the app or to pytest; pytest's "no tests
+collected" counts as a failure.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ APP_PACKAGES = {
     "libegl1": lambda: ctypes.util.find_library("EGL") is not None,
     "libgles2": lambda: ctypes.util.find_library("GLESv2") is not None,
     "libgl1-mesa-dri": lambda: any(
-        Path(f"/usr/lib/{arch}-linux-gnu/dri").exists() for arch in ("x86_64", "aarch64")
+        Path(f"/usr/lib/{arch}/dri").exists()
+        for arch in ("x86_64-linux-gnu", "aarch64-linux-gnu", "arm-linux-gnueabihf")
     ),
     "libmtdev1": lambda: ctypes.util.find_library("mtdev") is not None,
 }
@@ -106,14 +109,69 @@ def ensure_venv() -> None:
             bootstrap_pip()
 
 
-def ensure_project() -> None:
+def is_raspberry_pi() -> bool:
+    """True on a Raspberry Pi (the device tree names the board); HEAT_COMPANION_PI=1/0 forces it."""
+    forced = os.environ.get("HEAT_COMPANION_PI", "")
+    if forced in ("0", "1"):
+        return forced == "1"
+    for model in (Path("/proc/device-tree/model"), Path("/sys/firmware/devicetree/base/model")):
+        try:
+            if model.read_bytes().startswith(b"Raspberry Pi"):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def wanted_extras(testing: bool) -> set[str]:
+    """The extras this command needs: `pi` on a Raspberry Pi, `test` for the test suite."""
+    return ({"pi"} if is_raspberry_pi() else set()) | ({"test"} if testing else set())
+
+
+def read_stamp(digest: str) -> set[str] | None:
+    """The extras installed for this pyproject.toml, or None when it was never installed (or
+    pyproject.toml changed since). A stamp written before extras were recorded held only the
+    digest, and that install always had the `test` extra."""
+    try:
+        text = STAMP.read_text()
+    except OSError:
+        return None
+    try:
+        stamp = json.loads(text)
+    except ValueError:
+        return {"test"} if text.strip() == digest else None
+    if not isinstance(stamp, dict) or stamp.get("pyproject") != digest:
+        return None
+    extras = stamp.get("extras")
+    if not isinstance(extras, list) or not all(isinstance(e, str) for e in extras):
+        return None
+    return set(extras)
+
+
+def previous_extras() -> set[str]:
+    """Extras an older install had, whatever pyproject.toml it was for (kept on reinstall)."""
+    try:
+        stamp = json.loads(STAMP.read_text())
+    except (OSError, ValueError):
+        return {"test"} if STAMP.exists() else set()
+    extras = stamp.get("extras") if isinstance(stamp, dict) else None
+    return {e for e in extras if isinstance(e, str)} if isinstance(extras, list) else set()
+
+
+def ensure_project(extras: set[str]) -> None:
+    """Install the project (editable) with `extras`, unless the stamp says it already is."""
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == digest:
+    installed = read_stamp(digest)
+    if installed is not None and extras <= installed:
         return
-    say("installing heat-companion and its dependencies into .venv")
+    # Keep what an earlier install had, so the other command does not reinstall next time.
+    extras = extras | (installed if installed is not None else previous_extras())
+    target = f"{ROOT}[{','.join(sorted(extras))}]" if extras else str(ROOT)
+    say("installing heat-companion" + (f" with {', '.join(sorted(extras))}" if extras else "")
+        + " into .venv")
     subprocess.run([str(PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PY), "-m", "pip", "install", "-q", "-e", f"{ROOT}[test]"], check=True)
-    STAMP.write_text(digest)
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "-e", target], check=True)
+    STAMP.write_text(json.dumps({"pyproject": digest, "extras": sorted(extras)}))
 
 
 def main(argv: list[str]) -> int:
@@ -121,7 +179,7 @@ def main(argv: list[str]) -> int:
     wanted = dict(APP_PACKAGES, **(TEST_PACKAGES if testing else {}))
     apt_install([name for name, present in wanted.items() if not present()])
     ensure_venv()
-    ensure_project()
+    ensure_project(wanted_extras(testing))
     os.chdir(ROOT)
     if testing:
         code = subprocess.run([str(PY), "-m", "pytest", *argv[1:]]).returncode

@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
-# Install heat-companion as a touchscreen kiosk on 64-bit Raspberry Pi OS Bookworm
-# (Pi 4, Pi 5, Zero 2 W). Run from a checkout of the repository:
+# Install heat-companion as a touchscreen kiosk on Raspberry Pi OS Bookworm, 64-bit (arm64:
+# Pi 3, 4, 5, Zero 2 W) or 32-bit (armhf). Run from a checkout of the repository:
 #
 #     sudo deploy/install.sh              # install or upgrade, enable the service
 #     deploy/install.sh --dry-run         # print every step, change nothing (no root needed)
+#     deploy/install.sh --dry-run --arch armhf   # the plan for 32-bit Raspberry Pi OS
+#
+# Where the libraries come from (the plan differs by architecture; the dry run prints it):
+#   - lgpio, gpiozero's pin library on every Pi model: Raspberry Pi OS's own python3-lgpio
+#     package, seen by a venv made with --system-site-packages. Where apt has no python3-lgpio
+#     (plain Debian or Ubuntu on a Pi), the venv is isolated and lgpio comes from PyPI's wheel
+#     (the `pi` extra; PyPI has cp39-cp312 wheels for aarch64 and armv7l).
+#   - Kivy: arm64 gets PyPI's manylinux aarch64 wheel (SDL2 bundled). PyPI has no 32-bit ARM
+#     Kivy wheel; armhf gets the piwheels wheel (Kivy's documented source for 32-bit Raspberry
+#     Pi OS, already configured in its /etc/pip.conf), which links the OS's SDL2 libraries, so
+#     those are installed too. --wheels DIR adds wheels of your own (built for this machine).
 #
 # Safe to run again: it upgrades the app and keeps /etc/heat-companion/wiring.toml,
 # /etc/default/heat-companion and the data in /var/lib/heat-companion.
@@ -18,6 +29,11 @@ Usage: install.sh [options]
   --prefix DIR         where the venv and helpers go (default: /opt/heat-companion)
   --user NAME          service user (default: heat-companion)
   --rotation DEG       rotate the UI by 0, 90, 180 or 270 degrees (console kiosk)
+  --gpio-lib FROM      where lgpio comes from: apt (the OS's python3-lgpio), pypi (the
+                       `pi` extra's wheel) or auto (default: apt when apt knows the package)
+  --wheels DIR         also install wheels from DIR (pip --find-links), e.g. a Kivy wheel
+  --no-piwheels        32-bit only: do not add the piwheels index (the OS's pip.conf may)
+  --arch ARCH          with --dry-run: print the plan for arm64 or armhf (dpkg architecture)
   --console-boot       boot to the console without a desktop (KMSDRM needs the screen)
   --no-enable          install the service but do not enable it at boot
   --start              (re)start the service at the end
@@ -33,6 +49,11 @@ ROTATION=""
 CONSOLE_BOOT=0
 ENABLE=1
 START=0
+GPIO_LIB=auto
+WHEELS=""
+PIWHEELS=1
+ARCH=""
+PIWHEELS_URL=https://www.piwheels.org/simple
 
 STATE_DIR=/var/lib/heat-companion
 CONF_DIR=/etc/heat-companion
@@ -45,6 +66,8 @@ APP_GROUPS=(gpio dialout video render input)
 # Kivy's PyPI wheel bundles SDL2; it needs the system GL/EGL/GBM/DRM libraries and mtdev.
 APT_PACKAGES=(python3 python3-venv python3-pip ca-certificates
     libgl1 libegl1 libgles2 libgl1-mesa-dri libgbm1 libdrm2 libmtdev1 udev)
+# 32-bit: the piwheels Kivy wheel is built against the OS's SDL2 instead of bundling it.
+APT_PACKAGES_32BIT=(libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0)
 
 while (($#)); do
     case $1 in
@@ -53,6 +76,10 @@ while (($#)); do
         --prefix) PREFIX=${2:?--prefix needs a directory}; shift ;;
         --user) APP_USER=${2:?--user needs a name}; shift ;;
         --rotation) ROTATION=${2:?--rotation needs 0, 90, 180 or 270}; shift ;;
+        --gpio-lib) GPIO_LIB=${2:?--gpio-lib needs apt, pypi or auto}; shift ;;
+        --wheels) WHEELS=${2:?--wheels needs a directory}; shift ;;
+        --no-piwheels) PIWHEELS=0 ;;
+        --arch) ARCH=${2:?--arch needs arm64 or armhf}; shift ;;
         --console-boot) CONSOLE_BOOT=1 ;;
         --no-enable) ENABLE=0 ;;
         --start) START=1 ;;
@@ -73,6 +100,24 @@ fi
 if [[ ! $APP_USER =~ ^[a-z_][a-z0-9_-]{0,30}$ ]]; then
     echo "install.sh: --user must be a lower-case login name" >&2
     exit 2
+fi
+case $GPIO_LIB in
+    apt | pypi | auto) ;;
+    *) echo "install.sh: --gpio-lib must be apt, pypi or auto" >&2; exit 2 ;;
+esac
+if [[ -n $WHEELS && ! -d $WHEELS ]]; then
+    echo "install.sh: --wheels: no directory $WHEELS" >&2
+    exit 2
+fi
+if [[ -n $ARCH ]]; then
+    case $ARCH in
+        arm64 | armhf | amd64) ;;
+        *) echo "install.sh: --arch must be arm64 or armhf (or amd64)" >&2; exit 2 ;;
+    esac
+    if ((!DRY_RUN)); then
+        echo "install.sh: --arch is only for --dry-run (a real install uses this machine's)" >&2
+        exit 2
+    fi
 fi
 
 STEP=0
@@ -103,6 +148,14 @@ run() {
     printf '%s\n' "$line"
     if ((!DRY_RUN)); then
         "$@"
+    fi
+}
+
+# Like run, but a failure is reported and the install goes on (for steps that only matter on a
+# booted system, e.g. reloading udev).
+try() {
+    if ! run "$@"; then
+        warn "'$1' failed; going on (it takes effect at the next boot)"
     fi
 }
 
@@ -141,14 +194,63 @@ if ((EUID != 0)); then
         exit 1
     fi
 fi
-arch=$(uname -m)
-[[ $arch == aarch64 ]] || warn "this is $arch; the supported system is 64-bit Raspberry Pi OS (aarch64)"
+# The userland's architecture, not the kernel's: 32-bit Raspberry Pi OS boots a 64-bit kernel on
+# the Pi 4 and 5, so `uname -m` says aarch64 there while Python and every library are armhf.
+if [[ -z $ARCH ]]; then
+    ARCH=$(dpkg --print-architecture 2>/dev/null) || ARCH=unknown
+    note "architecture: $ARCH (dpkg), kernel $(uname -m)"
+else
+    note "architecture: $ARCH (--arch: the plan for that system, not this one)"
+fi
+case $ARCH in
+    arm64) ;;
+    armhf)
+        if [[ $(uname -m) == armv6l ]]; then
+            warn "an ARMv6 board (Pi 1, Zero W) is too slow for the app and untested"
+        fi ;;
+    *) warn "this is $ARCH; the supported systems are Raspberry Pi OS arm64 and armhf" ;;
+esac
 # shellcheck source=/dev/null
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-unknown}") || codename=unknown
 [[ $codename == bookworm ]] || warn "this is '$codename'; the supported release is Bookworm"
 
 step "Install system packages"
 run apt-get update
+# lgpio: the OS's package when apt knows it (Raspberry Pi OS does, on arm64 and armhf); asked
+# after `apt-get update`, since a fresh image may have no package lists yet.
+if [[ $GPIO_LIB == auto ]]; then
+    if apt-cache show python3-lgpio >/dev/null 2>&1; then
+        GPIO_LIB=apt
+    else
+        GPIO_LIB=pypi
+    fi
+fi
+PIP_TARGET=$SRC
+VENV_ARGS=(--upgrade-deps)
+SYSTEM_SITE=false
+if [[ $GPIO_LIB == apt ]]; then
+    APT_PACKAGES+=(python3-lgpio)
+    VENV_ARGS=(--system-site-packages --upgrade-deps)
+    SYSTEM_SITE=true
+    note "lgpio: the OS's python3-lgpio, seen by the venv (--system-site-packages)"
+else
+    PIP_TARGET="${SRC}[pi]"
+    note "lgpio: PyPI's wheel (the pi extra), in an isolated venv"
+fi
+PIP_ARGS=(install --upgrade --no-cache-dir)
+if [[ $ARCH == armhf ]]; then
+    APT_PACKAGES+=("${APT_PACKAGES_32BIT[@]}")
+    if ((PIWHEELS)) && ! grep -qs piwheels /etc/pip.conf; then
+        PIP_ARGS+=(--extra-index-url "$PIWHEELS_URL")
+    fi
+    note "kivy: the piwheels wheel for 32-bit Raspberry Pi OS (PyPI has no armv7l wheel)"
+elif [[ $ARCH == arm64 ]]; then
+    note "kivy: PyPI's manylinux aarch64 wheel"
+fi
+if [[ -n $WHEELS ]]; then
+    PIP_ARGS+=(--find-links "$WHEELS")
+    note "wheels: also from $WHEELS"
+fi
 run apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
 
 step "Create the service user $APP_USER"
@@ -171,12 +273,16 @@ run install -d -m 0755 "$PREFIX" "$PREFIX/bin" "$PREFIX/share/doc" "$CONF_DIR"
 run install -d -m 0750 -o "$APP_USER" -g "$APP_USER" "$STATE_DIR" "$STATE_DIR/kivy"
 
 step "Install the app into a virtual environment"
-if [[ -x $PREFIX/venv/bin/python ]]; then
+if [[ -x $PREFIX/venv/bin/python ]] &&
+    grep -qsx "include-system-site-packages = $SYSTEM_SITE" "$PREFIX/venv/pyvenv.cfg"; then
     note "reusing $PREFIX/venv"
+elif [[ -x $PREFIX/venv/bin/python ]]; then
+    note "$PREFIX/venv was made for the other lgpio source: making it again"
+    run python3 -m venv --clear "${VENV_ARGS[@]}" "$PREFIX/venv"
 else
-    run python3 -m venv --upgrade-deps "$PREFIX/venv"
+    run python3 -m venv "${VENV_ARGS[@]}" "$PREFIX/venv"
 fi
-run "$PREFIX/venv/bin/pip" install --upgrade --no-cache-dir "${SRC}[pi]"
+run "$PREFIX/venv/bin/pip" "${PIP_ARGS[@]}" "$PIP_TARGET"
 run install -m 0755 "$SRC/deploy/heat-companion-display-env.sh" "$PREFIX/bin/heat-companion-display-env"
 run install -m 0644 "$SRC/docs/wiring.md" "$SRC/docs/serial-protocol.md" "$PREFIX/share/doc/"
 
@@ -204,10 +310,15 @@ step "Kivy display and touch configuration (one touch per tap)"
 run runuser -u "$APP_USER" -- env "KIVY_HOME=$STATE_DIR/kivy" \
     "$PREFIX/venv/bin/python" "$SRC/deploy/configure_kivy.py"
 
+step "Check the install (libraries and pin factories import as $APP_USER)"
+run runuser -u "$APP_USER" -- env "KIVY_HOME=$STATE_DIR/kivy" \
+    "$PREFIX/venv/bin/python" "$SRC/deploy/check_install.py" --require-lgpio
+
 step "udev rule for the USB hub (/dev/heat-hub)"
 run install -m 0644 "$SRC/deploy/99-heat-hub.rules" "$UDEV_DIR/99-heat-hub.rules"
-run udevadm control --reload-rules
-run udevadm trigger --subsystem-match=tty --action=add
+# Without a running udev (a chroot or container) the rule applies at the next boot.
+try udevadm control --reload-rules
+try udevadm trigger --subsystem-match=tty --action=add
 
 step "Cap the journal (logs go to journald)"
 run install -d -m 0755 "$JOURNALD_DIR"
@@ -216,7 +327,7 @@ write_file "$JOURNALD_DIR/heat-companion.conf" 0644 <<'EOF'
 [Journal]
 SystemMaxUse=64M
 EOF
-run systemctl try-restart systemd-journald.service
+try systemctl try-restart systemd-journald.service
 
 step "systemd service"
 note "from deploy/$SERVICE with the prefix and user filled in"

@@ -12,6 +12,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -48,9 +49,12 @@ def test_shellcheck_clean(script: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def run_script(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
+def run_script(tmp_path: Path, script: str, *args: str,
+               apt_knows_lgpio: bool | None = None) -> subprocess.CompletedProcess[str]:
     """Run a deploy script with every command that could change the system replaced by a
-    stub that records the call, so a dry run that runs anything is caught."""
+    stub that records the call, so a dry run that runs anything is caught. With
+    ``apt_knows_lgpio`` set, ``apt-cache`` answers as Raspberry Pi OS (True) or plain Debian
+    (False) would about python3-lgpio."""
     stubs = tmp_path / "stubs"
     stubs.mkdir(exist_ok=True)
     log = tmp_path / "called.log"
@@ -58,6 +62,15 @@ def run_script(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedP
         stub = stubs / name
         stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\n', encoding="utf-8")
         stub.chmod(0o755)
+    apt_cache = stubs / "apt-cache"
+    if apt_knows_lgpio is None:
+        apt_cache.unlink(missing_ok=True)
+    else:
+        answer = "echo 'Package: python3-lgpio'; exit 0" if apt_knows_lgpio else (
+            "echo 'E: No packages found' >&2; exit 100")
+        apt_cache.write_text(f'#!/bin/sh\necho "apt-cache $*" >> "{tmp_path}/read.log"\n'
+                             f'{answer}\n', encoding="utf-8")
+        apt_cache.chmod(0o755)
     env = {"PATH": f"{stubs}:{os.environ['PATH']}", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
     return subprocess.run(["bash", str(DEPLOY / script), *args], capture_output=True, text=True,
                           env=env, timeout=30, check=False)
@@ -66,7 +79,8 @@ def run_script(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedP
 def test_install_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> None:
     prefix = tmp_path / "opt" / "heat-companion"
     result = run_script(tmp_path, "install.sh", "--dry-run", "--prefix", str(prefix),
-                        "--user", "heattestuser", "--rotation", "90", "--console-boot", "--start")
+                        "--user", "heattestuser", "--rotation", "90", "--console-boot", "--start",
+                        "--arch", "arm64", "--gpio-lib", "apt")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert not (tmp_path / "called.log").exists(), (tmp_path / "called.log").read_text()
@@ -80,6 +94,7 @@ def test_install_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -
         "Install the app into a virtual environment",
         "Configuration",
         "Kivy display and touch configuration (one touch per tap)",
+        "Check the install (libraries and pin factories import as heattestuser)",
         "udev rule for the USB hub (/dev/heat-hub)",
         "Cap the journal (logs go to journald)",
         "systemd service",
@@ -90,20 +105,23 @@ def test_install_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -
     expect = [
         "apt-get update",
         "apt-get install -y --no-install-recommends python3 python3-venv python3-pip "
-        "ca-certificates libgl1 libegl1 libgles2 libgl1-mesa-dri libgbm1 libdrm2 libmtdev1 udev",
+        "ca-certificates libgl1 libegl1 libgles2 libgl1-mesa-dri libgbm1 libdrm2 libmtdev1 udev "
+        "python3-lgpio",
         "useradd --system --user-group --home-dir /var/lib/heat-companion --no-create-home "
         "--shell /usr/sbin/nologin --comment 'Heat companion kiosk' heattestuser",
         "usermod --append --groups gpio,dialout,video,render,input heattestuser",
         f"install -d -m 0755 {prefix} {prefix}/bin {prefix}/share/doc /etc/heat-companion",
         "install -d -m 0750 -o heattestuser -g heattestuser /var/lib/heat-companion "
         "/var/lib/heat-companion/kivy",
-        f"python3 -m venv --upgrade-deps {prefix}/venv",
-        f"{prefix}/venv/bin/pip install --upgrade --no-cache-dir {REPO}[pi]",
+        f"python3 -m venv --system-site-packages --upgrade-deps {prefix}/venv",
+        f"{prefix}/venv/bin/pip install --upgrade --no-cache-dir {REPO}",
         f"install -m 0755 {DEPLOY}/heat-companion-display-env.sh "
         f"{prefix}/bin/heat-companion-display-env",
         "write /etc/default/heat-companion (mode 0644)",
         f"runuser -u heattestuser -- env KIVY_HOME=/var/lib/heat-companion/kivy "
         f"{prefix}/venv/bin/python {DEPLOY}/configure_kivy.py",
+        f"runuser -u heattestuser -- env KIVY_HOME=/var/lib/heat-companion/kivy "
+        f"{prefix}/venv/bin/python {DEPLOY}/check_install.py --require-lgpio",
         f"install -m 0644 {DEPLOY}/99-heat-hub.rules /etc/udev/rules.d/99-heat-hub.rules",
         "udevadm control --reload-rules",
         "udevadm trigger --subsystem-match=tty --action=add",
@@ -124,23 +142,145 @@ def test_install_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -
 
 def test_install_rejects_bad_options(tmp_path: Path) -> None:
     for args in (["--rotation", "45"], ["--prefix", "relative"], ["--user", "Bad User"],
-                 ["--bogus"]):
+                 ["--bogus"], ["--gpio-lib", "pip"], ["--arch", "i386"],
+                 ["--wheels", str(tmp_path / "missing")]):
         result = run_script(tmp_path, "install.sh", "--dry-run", *args)
         assert result.returncode == 2, args
+    # --arch shows another machine's plan: a real install may not pretend to be one.
+    result = run_script(tmp_path, "install.sh", "--arch", "armhf")
+    assert result.returncode == 2 and "only for --dry-run" in result.stderr
     assert not (tmp_path / "called.log").exists()
 
 
+# -- the plans for 64- and 32-bit Raspberry Pi OS (install.sh --dry-run --arch) ----------------
+
+
+def plan(tmp_path: Path, *args: str, apt_knows_lgpio: bool | None = None) -> tuple[str, list[str]]:
+    """The dry run's output and its commands (``+ ...`` lines)."""
+    result = run_script(tmp_path, "install.sh", "--dry-run", "--prefix", str(tmp_path / "opt"),
+                        *args, apt_knows_lgpio=apt_knows_lgpio)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert not (tmp_path / "called.log").exists(), (tmp_path / "called.log").read_text()
+    return result.stdout, re.findall(r"^\+ (.*)$", result.stdout, re.MULTILINE)
+
+
+def command(commands: list[str], start: str) -> str:
+    found = [c for c in commands if c.startswith(start)]
+    assert len(found) == 1, (start, commands)
+    return found[0]
+
+
+BASE_APT = ("python3 python3-venv python3-pip ca-certificates libgl1 libegl1 libgles2 "
+            "libgl1-mesa-dri libgbm1 libdrm2 libmtdev1 udev")
+SDL2_RUNTIME = "libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0"
+PIWHEELS = "--extra-index-url https://www.piwheels.org/simple"
+KIVY_HOME = "/var/lib/heat-companion/kivy"
+
+
+def test_plan_arm64_raspberry_pi_os(tmp_path: Path) -> None:
+    """64-bit Pi OS: lgpio is the OS's package (the venv sees it), Kivy is PyPI's aarch64
+    wheel with SDL2 inside, so no SDL2 packages and no second index."""
+    out, commands = plan(tmp_path, "--arch", "arm64", apt_knows_lgpio=True)
+    opt = tmp_path / "opt"
+    assert command(commands, "apt-get install") == (
+        f"apt-get install -y --no-install-recommends {BASE_APT} python3-lgpio")
+    assert command(commands, "python3 -m venv") == (
+        f"python3 -m venv --system-site-packages --upgrade-deps {opt}/venv")
+    assert command(commands, f"{opt}/venv/bin/pip") == (
+        f"{opt}/venv/bin/pip install --upgrade --no-cache-dir {REPO}")
+    assert command(commands, f"runuser -u heat-companion -- env KIVY_HOME={KIVY_HOME} "
+                             f"{opt}/venv/bin/python {DEPLOY}/check_install.py") == (
+        f"runuser -u heat-companion -- env KIVY_HOME={KIVY_HOME} "
+        f"{opt}/venv/bin/python {DEPLOY}/check_install.py --require-lgpio")
+    assert "kivy: PyPI's manylinux aarch64 wheel" in out
+    assert "piwheels" not in out and "libsdl2" not in out
+    assert "apt-cache show python3-lgpio" in (tmp_path / "read.log").read_text()
+
+
+def test_plan_armhf_raspberry_pi_os(tmp_path: Path) -> None:
+    """32-bit Pi OS: the OS's lgpio, Kivy from piwheels (PyPI has no armv7l Kivy), and the
+    OS's SDL2 libraries that the piwheels Kivy links against."""
+    out, commands = plan(tmp_path, "--arch", "armhf", apt_knows_lgpio=True)
+    opt = tmp_path / "opt"
+    assert command(commands, "apt-get install") == (
+        f"apt-get install -y --no-install-recommends {BASE_APT} python3-lgpio {SDL2_RUNTIME}")
+    assert command(commands, "python3 -m venv") == (
+        f"python3 -m venv --system-site-packages --upgrade-deps {opt}/venv")
+    assert command(commands, f"{opt}/venv/bin/pip") == (
+        f"{opt}/venv/bin/pip install --upgrade --no-cache-dir {PIWHEELS} {REPO}")
+    assert "architecture: armhf (--arch" in out
+    assert "kivy: the piwheels wheel for 32-bit Raspberry Pi OS" in out
+
+
+@pytest.mark.parametrize("arch", ["arm64", "armhf"])
+def test_plan_without_the_os_lgpio_package(tmp_path: Path, arch: str) -> None:
+    """Plain Debian/Ubuntu on a Pi (apt has no python3-lgpio): an isolated venv and the `pi`
+    extra, whose marker covers both architectures."""
+    out, commands = plan(tmp_path, "--arch", arch, apt_knows_lgpio=False)
+    opt = tmp_path / "opt"
+    assert "python3-lgpio" not in command(commands, "apt-get install")
+    assert command(commands, "python3 -m venv") == f"python3 -m venv --upgrade-deps {opt}/venv"
+    pip = command(commands, f"{opt}/venv/bin/pip")
+    assert pip.endswith(f" {REPO}[pi]")
+    assert (PIWHEELS in pip) == (arch == "armhf")
+    assert "lgpio: PyPI's wheel (the pi extra)" in out
+    extra = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]["pi"]
+    assert len(extra) == 1 and extra[0].startswith("lgpio>=0.2.2;")
+    for machine in ("aarch64", "armv7l"):  # uname -m of 64- and 32-bit Pi OS userlands
+        assert f"platform_machine == '{machine}'" in extra[0]
+
+
+def test_plan_options_for_offline_and_own_wheels(tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    _, commands = plan(tmp_path, "--arch", "armhf", "--gpio-lib", "pypi", "--no-piwheels",
+                       "--wheels", str(wheels))
+    opt = tmp_path / "opt"
+    assert command(commands, f"{opt}/venv/bin/pip") == (
+        f"{opt}/venv/bin/pip install --upgrade --no-cache-dir --find-links {wheels} {REPO}[pi]")
+
+
+def test_plan_remakes_a_venv_made_for_the_other_lgpio_source(tmp_path: Path) -> None:
+    venv = tmp_path / "opt" / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("#!/bin/sh\n", encoding="utf-8")
+    (venv / "bin" / "python").chmod(0o755)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\ninclude-system-site-packages = false\n",
+                                     encoding="utf-8")
+    out, commands = plan(tmp_path, "--arch", "arm64", "--gpio-lib", "apt")
+    assert command(commands, "python3 -m venv") == (
+        f"python3 -m venv --clear --system-site-packages --upgrade-deps {venv}")
+    assert "made for the other lgpio source" in out
+    out, commands = plan(tmp_path, "--arch", "arm64", "--gpio-lib", "pypi")
+    assert not [c for c in commands if c.startswith("python3 -m venv")]
+    assert f"reusing {venv}" in out
+
+
 def test_install_without_root_refuses_to_run(tmp_path: Path) -> None:
+    """As an ordinary user the script stops at once. Under root (CI) it runs as `nobody`, from
+    a copy in a folder `nobody` can read: the checkout itself may sit in a folder only its
+    owner can enter (issue 13)."""
     if os.geteuid() == 0:  # CI runs as root: drop to nobody for this check when possible
         setpriv = shutil.which("setpriv")
         assert setpriv, "setpriv (util-linux) is needed for this test"
-        result = subprocess.run(
-            [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "bash",
-             str(DEPLOY / "install.sh")],
-            capture_output=True, text=True, check=False, timeout=30, cwd="/")
+        copy = Path(tempfile.mkdtemp(prefix="heat-install-"))
+        try:
+            copy.chmod(0o755)
+            (copy / "deploy").mkdir(mode=0o755)
+            shutil.copy(DEPLOY / "install.sh", copy / "deploy" / "install.sh")
+            shutil.copy(REPO / "pyproject.toml", copy / "pyproject.toml")
+            for path in (copy / "deploy", copy / "deploy" / "install.sh", copy / "pyproject.toml"):
+                path.chmod(0o755 if path.is_dir() or path.suffix == ".sh" else 0o644)
+            result = subprocess.run(
+                [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "bash",
+                 str(copy / "deploy" / "install.sh")],
+                capture_output=True, text=True, check=False, timeout=30, cwd="/")
+        finally:
+            shutil.rmtree(copy)
     else:
         result = run_script(tmp_path, "install.sh")
-    assert result.returncode == 1
+    assert result.returncode == 1, result.stdout + result.stderr
     assert "run as root" in result.stderr
 
 
