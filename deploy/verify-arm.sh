@@ -15,6 +15,7 @@
 # reach. install.sh therefore takes its fallback there: lgpio from PyPI's wheel, and on armhf
 # Kivy from --wheels (built here by --build-kivy) or not at all. The summary says which step
 # is blocked by that, and what a Raspberry Pi OS user gets instead.
+# shellcheck disable=SC2317  # functions run through `timed` and `trap` look unreachable to it
 set -euo pipefail
 
 usage() {
@@ -39,34 +40,39 @@ REMOVE_ROOTS=0
 SUITE=bookworm
 MIRROR=http://deb.debian.org/debian
 KIVY_VERSION=2.3.1
-# A race file from the repository's own scenarios (heat-race/1).
-SAMPLE=tests/engine/scenarios/legends-usa-first-rounds.json
+# A race file from the repository's own tests (a whole solo race, heat-race/1).
+SAMPLE=tests/engine/solo/usa.json
 INCLUDE=ca-certificates,systemd,systemd-sysv,udev,passwd,login,util-linux,procps
 
-while (($#)); do
-    case $1 in
-        --arch) ARCHES+=("${2:?--arch needs arm64 or armhf}"); shift ;;
-        --work) WORK=${2:?--work needs a directory}; shift ;;
-        --build-kivy) BUILD_KIVY=1 ;;
-        --fresh) FRESH=1 ;;
-        --remove-roots) REMOVE_ROOTS=1 ;;
-        -h | --help) usage; exit 0 ;;
-        *) echo "verify-arm.sh: unknown option: $1" >&2; usage >&2; exit 2 ;;
-    esac
-    shift
-done
-((${#ARCHES[@]})) || ARCHES=(arm64 armhf)
-for arch in "${ARCHES[@]}"; do
-    [[ $arch == arm64 || $arch == armhf ]] || { echo "verify-arm.sh: --arch: arm64 or armhf" >&2; exit 2; }
-done
-if [[ ! $WORK =~ ^/[A-Za-z0-9._/-]+$ || $WORK == / ]]; then
-    echo "verify-arm.sh: --work must be an absolute path of letters, digits, . _ - /" >&2
-    exit 2
-fi
-if ((EUID != 0)); then
-    echo "verify-arm.sh: run as root (debootstrap and chroot need it)" >&2
-    exit 1
-fi
+parse_args() {
+    while (($#)); do
+        case $1 in
+            --arch) ARCHES+=("${2:?--arch needs arm64 or armhf}"); shift ;;
+            --work) WORK=${2:?--work needs a directory}; shift ;;
+            --build-kivy) BUILD_KIVY=1 ;;
+            --fresh) FRESH=1 ;;
+            --remove-roots) REMOVE_ROOTS=1 ;;
+            -h | --help) usage; exit 0 ;;
+            *) echo "verify-arm.sh: unknown option: $1" >&2; usage >&2; exit 2 ;;
+        esac
+        shift
+    done
+    ((${#ARCHES[@]})) || ARCHES=(arm64 armhf)
+    for arch in "${ARCHES[@]}"; do
+        if [[ $arch != arm64 && $arch != armhf ]]; then
+            echo "verify-arm.sh: --arch: arm64 or armhf" >&2
+            exit 2
+        fi
+    done
+    if [[ ! $WORK =~ ^/[A-Za-z0-9._/-]+$ || $WORK == / ]]; then
+        echo "verify-arm.sh: --work must be an absolute path of letters, digits, . _ - /" >&2
+        exit 2
+    fi
+    if ((EUID != 0)); then
+        echo "verify-arm.sh: run as root (debootstrap and chroot need it)" >&2
+        exit 1
+    fi
+}
 
 RESULTS=()
 log() { printf '\n### %s\n' "$*"; }
@@ -147,6 +153,13 @@ mount_root() {
     mount -t tmpfs tmpfs "$root/run"
     mkdir -p "$root/run/lock"
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+    # This machine's own extra CA certificates (a network that inspects TLS), so pip in the
+    # root trusts what pip here trusts.
+    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+        mkdir -p "$root/usr/local/share/ca-certificates"
+        cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+        in_root "$root" update-ca-certificates >/dev/null
+    fi
 }
 
 # The checkout as it is (tracked and new files, not .venv or .git) in /opt/src/heat-companion.
@@ -323,20 +336,29 @@ print("mock factory: GPIO17 pressed; lgpio factory importable:", LGPIOFactory.__
 cleanup() {
     local arch
     for arch in "${ARCHES[@]}"; do
-        [[ -d $WORK/$arch/root ]] && unmount_root "$WORK/$arch/root"
+        if [[ -d $WORK/$arch/root ]]; then
+            unmount_root "$WORK/$arch/root"
+        fi
     done
 }
-trap cleanup EXIT
 
-mkdir -p "$WORK"
-host_tools
-for arch in "${ARCHES[@]}"; do
-    verify_arch "$arch"
-done
+# All in a function, so bash has read the whole file before it runs anything (editing the
+# script during a run cannot change what runs).
+main() {
+    parse_args "$@"
+    trap cleanup EXIT
+    mkdir -p "$WORK"
+    host_tools
+    local arch
+    for arch in "${ARCHES[@]}"; do
+        verify_arch "$arch"
+    done
+    printf '\n=== verify-arm summary (%s, Debian %s roots under qemu-user-static) ===\n' \
+        "$(date -u +%FT%TZ)" "$SUITE"
+    printf '%s\n' "${RESULTS[@]}"
+    if printf '%s\n' "${RESULTS[@]}" | grep -q ' FAIL '; then
+        return 1
+    fi
+}
 
-printf '\n=== verify-arm summary (%s, Debian %s roots under qemu-user-static) ===\n' \
-    "$(date -u +%FT%TZ)" "$SUITE"
-printf '%s\n' "${RESULTS[@]}"
-if printf '%s\n' "${RESULTS[@]}" | grep -q ' FAIL '; then
-    exit 1
-fi
+main "$@"; exit $?
