@@ -37,7 +37,7 @@ def origin(module: object) -> str:
 
 
 def check(names: dict[str, str]) -> list[str]:
-    problems = []
+    problems: list[str] = []
     for name, distribution in names.items():
         try:
             module = importlib.import_module(name)
@@ -56,9 +56,16 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("KIVY_NO_ARGS", "KIVY_NO_CONSOLELOG", "KIVY_NO_FILELOG"):
         os.environ.setdefault(name, "1")
     names = dict(REQUIRED)
+    problems = []
     if args.require_lgpio:
         names["lgpio"] = "lgpio"
-    problems = check(names)
+        # lgpio's Python module creates its notification FIFO (.lgd-nfyN) in the current
+        # directory when imported, and the import fails where it cannot.
+        if not os.access(os.getcwd(), os.W_OK):
+            problems.append(f"lgpio: the working directory {os.getcwd()} is not writable by this "
+                            "user (lgpio creates .lgd-nfyN there): run from the service's "
+                            "working directory")
+    problems += check(names)
     factories = dict(PIN_FACTORIES) if args.require_lgpio else {"mock": PIN_FACTORIES["mock"]}
     for label, target in factories.items():
         module_name, _, attribute = target.partition(":")
@@ -68,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
             problems.append(f"gpiozero {label} pin factory: cannot import: {error}")
         else:
             print(f"ok  gpiozero pin factory {label} ({target})")
-    for problem in problems:
-        print(f"MISSING  {problem}", file=sys.stderr)
+    for problem in problems:  # to the real stderr: importing Kivy redirects sys.stderr
+        print(f"MISSING  {problem}", file=sys.__stderr__)
     return 1 if problems else 0
 
 

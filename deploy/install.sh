@@ -311,7 +311,9 @@ run runuser -u "$APP_USER" -- env "KIVY_HOME=$STATE_DIR/kivy" \
     "$PREFIX/venv/bin/python" "$SRC/deploy/configure_kivy.py"
 
 step "Check the install (libraries and pin factories import as $APP_USER)"
-run runuser -u "$APP_USER" -- env "KIVY_HOME=$STATE_DIR/kivy" \
+# In the service's working directory: importing lgpio creates its notification FIFO
+# (.lgd-nfyN) in the current directory, which must be writable by the service user.
+run runuser -u "$APP_USER" -- env -C "$STATE_DIR" "KIVY_HOME=$STATE_DIR/kivy" \
     "$PREFIX/venv/bin/python" "$SRC/deploy/check_install.py" --require-lgpio
 
 step "udev rule for the USB hub (/dev/heat-hub)"

@@ -183,8 +183,9 @@ in_root() {
 as_app() {
     local root=$1
     shift
-    in_root "$root" runuser -u heat-companion -- env HOME=/var/lib/heat-companion \
-        SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 KIVY_NO_CONSOLELOG=1 \
+    # In the service's working directory, as systemd would run it (lgpio needs it writable).
+    in_root "$root" runuser -u heat-companion -- env -C /var/lib/heat-companion \
+        HOME=/var/lib/heat-companion SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_FILELOG=1 \
         KIVY_HOME=/var/lib/heat-companion/verify-kivy GPIOZERO_PIN_FACTORY=mock \
         HEAT_COMPANION_DATA=/var/lib/heat-companion/verify-data "$@"
 }

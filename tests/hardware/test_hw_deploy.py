@@ -6,6 +6,7 @@ System tools needed: shellcheck (apt: shellcheck) and systemd-analyze (apt: syst
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -120,7 +121,8 @@ def test_install_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -
         "write /etc/default/heat-companion (mode 0644)",
         f"runuser -u heattestuser -- env KIVY_HOME=/var/lib/heat-companion/kivy "
         f"{prefix}/venv/bin/python {DEPLOY}/configure_kivy.py",
-        f"runuser -u heattestuser -- env KIVY_HOME=/var/lib/heat-companion/kivy "
+        f"runuser -u heattestuser -- env -C /var/lib/heat-companion "
+        f"KIVY_HOME=/var/lib/heat-companion/kivy "
         f"{prefix}/venv/bin/python {DEPLOY}/check_install.py --require-lgpio",
         f"install -m 0644 {DEPLOY}/99-heat-hub.rules /etc/udev/rules.d/99-heat-hub.rules",
         "udevadm control --reload-rules",
@@ -188,10 +190,9 @@ def test_plan_arm64_raspberry_pi_os(tmp_path: Path) -> None:
         f"python3 -m venv --system-site-packages --upgrade-deps {opt}/venv")
     assert command(commands, f"{opt}/venv/bin/pip") == (
         f"{opt}/venv/bin/pip install --upgrade --no-cache-dir {REPO}")
-    assert command(commands, f"runuser -u heat-companion -- env KIVY_HOME={KIVY_HOME} "
-                             f"{opt}/venv/bin/python {DEPLOY}/check_install.py") == (
-        f"runuser -u heat-companion -- env KIVY_HOME={KIVY_HOME} "
-        f"{opt}/venv/bin/python {DEPLOY}/check_install.py --require-lgpio")
+    check = (f"runuser -u heat-companion -- env -C /var/lib/heat-companion KIVY_HOME={KIVY_HOME} "
+             f"{opt}/venv/bin/python {DEPLOY}/check_install.py")
+    assert command(commands, check) == f"{check} --require-lgpio"
     assert "kivy: PyPI's manylinux aarch64 wheel" in out
     assert "piwheels" not in out and "libsdl2" not in out
     assert "apt-cache show python3-lgpio" in (tmp_path / "read.log").read_text()
@@ -444,3 +445,22 @@ def test_wiring_docs_match_the_sample_file() -> None:
     assert (width, height) == (1500, 920)
     assert "![Wiring diagram](wiring.png)" in (REPO / "docs" / "wiring.md").read_text(
         encoding="utf-8")
+
+
+def test_check_install_names_what_is_missing(tmp_path: Path) -> None:
+    """install.sh's last check: here (x86_64, no lgpio) the app's own libraries pass, and asking
+    for lgpio fails with one line that names it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY_", "KCFG_"))}
+    env["KIVY_HOME"] = str(tmp_path / "kivy")
+    check = [sys.executable, str(DEPLOY / "check_install.py")]
+    result = subprocess.run(check, env=env, cwd=tmp_path, capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for name in ("companion", "kivy", "gpiozero", "serial", "gpiozero pin factory mock"):
+        assert f"ok  {name} " in result.stdout
+    if importlib.util.find_spec("lgpio") is None:
+        result = subprocess.run([*check, "--require-lgpio"], env=env, cwd=tmp_path,
+                                capture_output=True, text=True, timeout=60, check=False)
+        assert result.returncode == 1
+        assert "MISSING  lgpio: cannot import" in result.stderr
+        assert "MISSING  gpiozero lgpio pin factory: cannot import" in result.stderr
