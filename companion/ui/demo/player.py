@@ -4,10 +4,43 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 LEGENDS = 2
 SEED = 20240601
+
+
+@cache
+def _fingertip_class() -> type:
+    """A Kivy touch made by the demo's finger (built on first use: Kivy loads only then)."""
+    from kivy.input.motionevent import MotionEvent
+
+    class Fingertip(MotionEvent):  # type: ignore[misc]  # Kivy ships no type hints
+        """One fingertip at a point given as fractions of the window (``sx``, ``sy``)."""
+
+        def depack(self, args: dict[str, float]) -> None:
+            self.sx, self.sy = args["sx"], args["sy"]
+            super().depack(args)
+
+    return Fingertip
+
+
+def tap_screen(x: float, y: float) -> None:
+    """Put a finger down and lift it at window pixel (``x``, ``y``), through the same dispatch
+    as the touchscreen's own events (``EventLoop.post_dispatch_input``), so the widget under the
+    finger gets ``on_touch_down`` and ``on_touch_up`` as at the table. Kivy's own helper for
+    this lives in ``kivy.tests``, which needs pytest: an installed app has no pytest."""
+    from kivy.base import EventLoop
+
+    window = EventLoop.window
+    touch = _fingertip_class()(
+        "heat-companion-demo", 1,
+        {"sx": x / (window.width - 1.0), "sy": y / (window.height - 1.0)},
+        is_touch=True, type_id="touch")
+    touch.profile = ["pos"]
+    EventLoop.post_dispatch_input("begin", touch)
+    EventLoop.post_dispatch_input("end", touch)
 
 
 class TablePlayer:
@@ -36,17 +69,13 @@ class TablePlayer:
         window = self.app.root_window
         inside = 0 <= x < window.width and 0 <= y < window.height and self._visible(widget)
         if touch and inside:
-            from kivy.tests.common import UnitTestTouch
-
             released: list[bool] = []
 
             def seen(*_args: Any) -> None:
                 released.append(True)
 
             widget.bind(on_release=seen)
-            tap = UnitTestTouch(x, y)
-            tap.touch_down()
-            tap.touch_up()
+            tap_screen(x, y)
             self.pump()
             widget.unbind(on_release=seen)
             if released:
