@@ -20,12 +20,15 @@ import ctypes.util
 import hashlib
 import json
 import os
+import platform
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -43,6 +46,14 @@ APP_PACKAGES = {
         for arch in ("x86_64-linux-gnu", "aarch64-linux-gnu", "arm-linux-gnueabihf")
     ),
     "libmtdev1": lambda: ctypes.util.find_library("mtdev") is not None,
+}
+# 32-bit ARM (Raspberry Pi OS armhf): PyPI has no Kivy wheel; the piwheels one (the OS's pip
+# is set up for piwheels) links the OS's SDL2 libraries instead of bundling them.
+ARM32_PACKAGES = {
+    package: (lambda lib=lib: ctypes.util.find_library(lib) is not None)
+    for package, lib in (("libsdl2-2.0-0", "SDL2-2.0"), ("libsdl2-image-2.0-0", "SDL2_image-2.0"),
+                         ("libsdl2-mixer-2.0-0", "SDL2_mixer-2.0"),
+                         ("libsdl2-ttf-2.0-0", "SDL2_ttf-2.0"))
 }
 TEST_PACKAGES = {
     "shellcheck": lambda: shutil.which("shellcheck") is not None,
@@ -174,9 +185,18 @@ def ensure_project(extras: set[str]) -> None:
     STAMP.write_text(json.dumps({"pyproject": digest, "extras": sorted(extras)}))
 
 
+def system_packages(testing: bool) -> dict[str, Callable[[], bool]]:
+    """Debian packages this command needs, each with how to tell it is already there."""
+    wanted = dict(APP_PACKAGES, **(TEST_PACKAGES if testing else {}))
+    machine = platform.machine()
+    if machine.startswith("armv") or (machine == "aarch64" and struct.calcsize("P") == 4):
+        wanted.update(ARM32_PACKAGES)  # a 32-bit userland, also under a 64-bit kernel
+    return wanted
+
+
 def main(argv: list[str]) -> int:
     testing = bool(argv) and argv[0] == "test"
-    wanted = dict(APP_PACKAGES, **(TEST_PACKAGES if testing else {}))
+    wanted = system_packages(testing)
     apt_install([name for name, present in wanted.items() if not present()])
     ensure_venv()
     ensure_project(wanted_extras(testing))

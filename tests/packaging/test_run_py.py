@@ -130,3 +130,20 @@ def test_the_test_tools_are_only_in_the_test_extra() -> None:
         assert tool not in runtime
         assert any(r.lower().startswith(tool) for r in project["optional-dependencies"]["test"])
     assert sys.version_info >= (3, 11)
+
+
+@pytest.mark.parametrize(("machine", "pointer", "arm32"), [
+    ("x86_64", 8, False), ("aarch64", 8, False), ("armv7l", 4, True), ("armv6l", 4, True),
+    ("aarch64", 4, True),  # 32-bit Raspberry Pi OS on a 64-bit kernel (Pi 4, Pi 5)
+])
+def test_32_bit_arm_gets_the_sdl2_libraries(runpy: tuple[ModuleType, list[list[str]]],
+                                            monkeypatch: pytest.MonkeyPatch, machine: str,
+                                            pointer: int, arm32: bool) -> None:
+    module, _ = runpy
+    monkeypatch.setattr(module.platform, "machine", lambda: machine)
+    monkeypatch.setattr(module.struct, "calcsize", lambda _fmt: pointer)
+    for testing in (False, True):
+        wanted = module.system_packages(testing)
+        assert ("libsdl2-2.0-0" in wanted) == arm32
+        assert ("shellcheck" in wanted) == testing
+        assert "libgl1" in wanted

@@ -192,10 +192,10 @@ def png_size(path: Path) -> tuple[int, int]:
 
 
 def test_demo_headless_from_the_wheel(venv: Path, elsewhere: Path, tmp_path: Path) -> None:
-    """The scripted race through the real screens, as installed (kv files, font, catalogs), until
-    it has written a few screens; then `races` finds the race it started, killed mid-race. The whole demo (15
-    screens, two races) takes about a minute here, too long for a test: verify-arm.sh and the
-    UI tests run all of it."""
+    """The scripted race through the real screens, as installed (kv files, font, catalogs),
+    until it has written a few screens; then `races` finds the race it started, killed
+    mid-race. The whole demo (15 screens, two races) takes about a minute here, too long for a
+    test: verify-arm.sh and the UI tests run all of it."""
     env = app_env(tmp_path)
     shots = elsewhere / "shots"
     demo = subprocess.Popen(
