@@ -155,9 +155,16 @@ mount_root() {
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
     # This machine's own extra CA certificates (a network that inspects TLS), so pip in the
     # root trusts what pip here trusts.
-    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
-        mkdir -p "$root/usr/local/share/ca-certificates"
-        cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+    local cert changed=0
+    for cert in /usr/local/share/ca-certificates/*.crt; do
+        [[ -e $cert ]] || continue
+        if ! cmp -s "$cert" "$root$cert"; then
+            mkdir -p "$root/usr/local/share/ca-certificates"
+            cp "$cert" "$root$cert"
+            changed=1
+        fi
+    done
+    if ((changed)); then  # slow under emulation: only when something changed
         in_root "$root" update-ca-certificates >/dev/null
     fi
 }
