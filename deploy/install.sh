@@ -336,7 +336,13 @@ note "from deploy/$SERVICE with the prefix and user filled in"
 sed -e "s#/opt/heat-companion#$PREFIX#g" \
     -e "s#^User=heat-companion\$#User=$APP_USER#" -e "s#^Group=heat-companion\$#Group=$APP_USER#" \
     "$SRC/deploy/$SERVICE" | write_file "$UNIT_DIR/$SERVICE" 0644 quiet
-run systemctl daemon-reload
+# Without systemd running (a chroot or an image being built) there is nothing to reload: the
+# unit is read at the next boot, and `systemctl enable` works offline.
+if ((DRY_RUN)) || [[ -d /run/systemd/system ]]; then
+    run systemctl daemon-reload
+else
+    note "systemd is not running here: the unit is loaded at the next boot"
+fi
 if ((ENABLE)); then
     run systemctl enable "$SERVICE"
 else
