@@ -237,7 +237,9 @@ else
     PIP_TARGET="${SRC}[pi]"
     note "lgpio: PyPI's wheel (the pi extra), in an isolated venv"
 fi
-PIP_ARGS=(install --upgrade --no-cache-dir)
+# Kivy only as a wheel: building it from source takes hours on a Pi and needs compilers and
+# SDL2 headers this script does not install. Without a wheel the install stops and says why.
+PIP_ARGS=(install --upgrade --no-cache-dir --only-binary kivy)
 if [[ $ARCH == armhf ]]; then
     APT_PACKAGES+=("${APT_PACKAGES_32BIT[@]}")
     if ((PIWHEELS)) && ! grep -qs piwheels /etc/pip.conf; then
@@ -282,7 +284,14 @@ elif [[ -x $PREFIX/venv/bin/python ]]; then
 else
     run python3 -m venv "${VENV_ARGS[@]}" "$PREFIX/venv"
 fi
-run "$PREFIX/venv/bin/pip" "${PIP_ARGS[@]}" "$PIP_TARGET"
+if ! run "$PREFIX/venv/bin/pip" "${PIP_ARGS[@]}" "$PIP_TARGET"; then
+    echo "install.sh: pip could not install the app (above)." >&2
+    if [[ $ARCH == armhf ]]; then
+        echo "install.sh: on 32-bit Raspberry Pi OS Kivy comes from piwheels ($PIWHEELS_URL):" \
+            "check the network, or build a Kivy wheel for this machine and pass --wheels DIR." >&2
+    fi
+    exit 1
+fi
 run install -m 0755 "$SRC/deploy/heat-companion-display-env.sh" "$PREFIX/bin/heat-companion-display-env"
 run install -m 0644 "$SRC/docs/wiring.md" "$SRC/docs/serial-protocol.md" "$PREFIX/share/doc/"
 

@@ -264,7 +264,7 @@ verify_arch() {
     else
         if [[ $arch == armhf ]]; then
             result "$arch" "install.sh (service not started)" BLOCKED \
-                "${secs}s: no Kivy for armhf here (PyPI has none; piwheels unreachable; --build-kivy builds one)"
+                "${secs}s: no Kivy wheel for armhf here (none on PyPI; piwheels unreachable)"
             log "$arch: the app without Kivy, to run what needs no window"
             in_root "$root" /opt/heat-companion/venv/bin/pip install -q --no-cache-dir --no-deps \
                 /opt/src/heat-companion gpiozero colorzero pyserial lgpio || true

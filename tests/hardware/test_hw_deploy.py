@@ -115,7 +115,7 @@ def test_install_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -
         "install -d -m 0750 -o heattestuser -g heattestuser /var/lib/heat-companion "
         "/var/lib/heat-companion/kivy",
         f"python3 -m venv --system-site-packages --upgrade-deps {prefix}/venv",
-        f"{prefix}/venv/bin/pip install --upgrade --no-cache-dir {REPO}",
+        f"{prefix}/venv/bin/pip install --upgrade --no-cache-dir --only-binary kivy {REPO}",
         f"install -m 0755 {DEPLOY}/heat-companion-display-env.sh "
         f"{prefix}/bin/heat-companion-display-env",
         "write /etc/default/heat-companion (mode 0644)",
@@ -189,7 +189,7 @@ def test_plan_arm64_raspberry_pi_os(tmp_path: Path) -> None:
     assert command(commands, "python3 -m venv") == (
         f"python3 -m venv --system-site-packages --upgrade-deps {opt}/venv")
     assert command(commands, f"{opt}/venv/bin/pip") == (
-        f"{opt}/venv/bin/pip install --upgrade --no-cache-dir {REPO}")
+        f"{opt}/venv/bin/pip install --upgrade --no-cache-dir --only-binary kivy {REPO}")
     check = (f"runuser -u heat-companion -- env -C /var/lib/heat-companion KIVY_HOME={KIVY_HOME} "
              f"{opt}/venv/bin/python {DEPLOY}/check_install.py")
     assert command(commands, check) == f"{check} --require-lgpio"
@@ -208,7 +208,7 @@ def test_plan_armhf_raspberry_pi_os(tmp_path: Path) -> None:
     assert command(commands, "python3 -m venv") == (
         f"python3 -m venv --system-site-packages --upgrade-deps {opt}/venv")
     assert command(commands, f"{opt}/venv/bin/pip") == (
-        f"{opt}/venv/bin/pip install --upgrade --no-cache-dir {PIWHEELS} {REPO}")
+        f"{opt}/venv/bin/pip install --upgrade --no-cache-dir --only-binary kivy {PIWHEELS} {REPO}")
     assert "architecture: armhf (--arch" in out
     assert "kivy: the piwheels wheel for 32-bit Raspberry Pi OS" in out
 
@@ -239,7 +239,8 @@ def test_plan_options_for_offline_and_own_wheels(tmp_path: Path) -> None:
                        "--wheels", str(wheels))
     opt = tmp_path / "opt"
     assert command(commands, f"{opt}/venv/bin/pip") == (
-        f"{opt}/venv/bin/pip install --upgrade --no-cache-dir --find-links {wheels} {REPO}[pi]")
+        f"{opt}/venv/bin/pip install --upgrade --no-cache-dir --only-binary kivy "
+        f"--find-links {wheels} {REPO}[pi]")
 
 
 def test_plan_remakes_a_venv_made_for_the_other_lgpio_source(tmp_path: Path) -> None:
