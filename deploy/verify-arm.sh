@@ -278,6 +278,10 @@ verify_arch() {
         result "$arch" "app installed" FAIL "no $app"
         return
     fi
+    # A clean data folder and screenshot folder each run, so nothing left from an earlier run
+    # can pass for this one's.
+    rm -rf -- "$root/var/lib/heat-companion/verify-data" "$root/tmp/verify-shots"
+    find "$dir/shots" -name '*.png' -delete
     in_root "$root" install -d -o heat-companion -g heat-companion \
         /var/lib/heat-companion/verify-data /var/lib/heat-companion/verify-kivy /tmp/verify-shots
 
