@@ -58,6 +58,9 @@ ARM32_PACKAGES = {
 TEST_PACKAGES = {
     "shellcheck": lambda: shutil.which("shellcheck") is not None,
     "systemd": lambda: shutil.which("systemd-analyze") is not None,
+    # the crash test's sync tracer (bench/synctrace.py) is a small C shim built at test time
+    "gcc": lambda: shutil.which("cc") is not None or shutil.which("gcc") is not None,
+    "libc6-dev": lambda: Path("/usr/include/dlfcn.h").exists(),  # gcc only recommends it
 }
 
 
