@@ -19,6 +19,17 @@ from companion.ui.widgets.lookup import find, walk
 pytestmark = pytest.mark.ui
 
 
+def play_out(session: Any, seed: int = 3) -> Any:
+    """Play ``session`` to the end with the engine's simulated drivers (``companion.racesim``),
+    straight into the log: the screens under test see a finished race without the taps."""
+    from companion.racesim import SensibleDriver, run_race
+
+    for action in run_race(session.setup, seed=seed, driver=SensibleDriver).actions:
+        session.submit(action)
+    assert session.state.over
+    return session
+
+
 def _texts(screen: Any) -> list[str]:
     from kivy.uix.label import Label
 
@@ -51,16 +62,17 @@ def _check_charts(ui: Any, screen: Any) -> None:
         ui.pump()
         assert chart.name_boxes and chart.gridlines
         assert chart_layout_problems(chart) == [], theme
-        black = chart.inks.get("black")
-        if black is not None:  # Legend Black: its own line reads, not just its outline
-            assert contrast(black.core, app.c_panel) >= LINE_CONTRAST, theme
+        black = chart.inks["black"]  # Legend Black: its own line reads, not just its casing
+        assert contrast(black.core, app.c_panel) >= LINE_CONTRAST, theme
 
 
 def test_results_say_what_each_figure_means(ui) -> None:
     app = ui.app
-    ui.player.set_up_race()
-    ui.player.press("start race")
-    ui.player.play_to_end()
+    track = tracks.load_track("usa")
+    form = RaceForm(seed=5)
+    form.first_race()
+    form.set_legends(2)  # Legend Black among them
+    app.open_session(play_out(app.log().new_race(form.setup(track))))
     screen = app.sm.current_screen
     assert app.sm.current == "results"
     state = app.session.state
@@ -91,8 +103,7 @@ def test_sponsorship_cards_name_their_owner(ui) -> None:
     form.set_legends(1)
     modules = RaceModules(event="new-speed-record",
                           press_corners=tracks.default_press_corners(track.corners))
-    app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
-    ui.player.play_to_end()
+    app.open_session(play_out(app.log().new_race(replace(form.setup(track), modules=modules))))
     screen = app.sm.current_screen
     assert app.sm.current == "results"
     state = app.session.state
@@ -113,14 +124,12 @@ def test_standings_explain_the_race_columns_and_keep_names_off_the_gridlines(ui)
     for index, name in enumerate(("Maximilianus", "Bartholomäus")):
         ui.player.find(f"name {index}").text = name
     ui.player.press("create season")
-    ui.player.press("next race")
-    ui.player.press("draft")
-    for _ in app.draft_flow.draft.order:
-        ui.player.press("card 0")
-    if app.draft_flow.mode == "swap":
-        ui.player.press("skip swap")
-    ui.player.press("start race")
-    ui.player.play_to_end()
+    from companion.ui.views.next_race import plan_next_race
+
+    store = app.season_store()
+    plan = plan_next_race(store, app.season_id, seed=5)
+    app.open_session(play_out(store.start_race(plan.season_id, plan.setup({}))))
+    assert app.sm.current == "results"
     ui.player.press("standings")
     screen = app.sm.current_screen
     assert find(screen, "tie note").text.startswith(

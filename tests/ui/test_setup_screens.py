@@ -209,3 +209,26 @@ def test_a_seasons_races_are_explained(ui, app800) -> None:
     first = find(screen, "season race 1").text
     assert first == ("Race 1: Great Britain. Press Corners: A: corner 1. Each driver draws 2 "
                      "Sponsorship card(s) before the race.")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_start_with_its_notices_fits_and_nothing_covers_a_control(ui, app800,
+                                                                  language: str) -> None:
+    """The touch-only notice and "Other unfinished races" are lines of the Start screen: with
+    both shown, every control is whole, tappable and on its own (issue 10 points 5 and 10)."""
+    app = app800
+    for names in (NAMES[:2], NAMES[2:4]):
+        app.show("start")
+        ui.player.set_up_race(names)
+        ui.player.press("start race")
+        ui.player.press("menu")
+    app.set_language(language)
+    ui.pump()
+    start = app.sm.current_screen
+    assert app.sm.current == "start" and start.page == "home"
+    assert find(start, "hardware notice").text and find(start, "other unfinished").text
+    assert layout_problems(app, f"start [{language}]") == []
+    ui.player.press("new race")
+    assert start.page == "ask"
+    assert layout_problems(app, f"start/ask [{language}]") == []
+    ui.player.press("back")

@@ -95,12 +95,19 @@ def chart_problems(app: Any, name: str) -> list[str]:
 def _every_screen_built(ui: Any) -> None:
     """All twelve screens built and showing something: a race played to its results, a
     1961 season with its next race, a Garage draft, a race under way."""
+    import tracks
+    from companion.racesim import SensibleDriver, run_race
     from companion.ui.app import SCREENS
+    from companion.ui.views.race_form import RaceForm
 
     app, player = ui.app, ui.player
-    player.set_up_race()
-    player.press("start race")
-    player.play_to_end()
+    form = RaceForm(seed=5)
+    form.first_race()
+    form.set_legends(2)
+    session = app.log().new_race(form.setup(tracks.load_track("usa")))
+    for action in run_race(session.setup, seed=3, driver=SensibleDriver).actions:
+        session.submit(action)  # a finished race without the taps
+    app.open_session(session)
     assert app.sm.current == "results"
     app.screen("results").export_chart()
     player.press("home")
