@@ -104,8 +104,6 @@ class Bench(HeatApp):
     def open_race(self, dt):
         import tracks
         from companion.ui.views.race_form import RaceForm
-        if self.toast is not None:
-            self.toast.close()  # "touch-only: ..." covers the Undo key; a player taps it away
         form = RaceForm(seed=1)
         form.first_race()
         form.set_legends(2)

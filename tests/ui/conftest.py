@@ -19,6 +19,13 @@ os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="heat-ui-kivy-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("HEAT_COMPANION_WIRING", "/nonexistent/wiring.toml")
 
+from kivy.config import Config  # noqa: E402
+
+# The window is made once per process, by whichever test first imports the App: 800x480 from
+# the start, whatever the order the tests run in.
+Config.set("graphics", "width", "800")
+Config.set("graphics", "height", "480")
+
 from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402

@@ -129,6 +129,7 @@ def test_custom_season_is_checked_like_a_season_file(ui) -> None:
     ui.player.press("custom season")
     screen = app.sm.current_screen
     assert find(screen, "season kind").text == "Custom season"
+    ui.player.press("season races details")  # the races' editor
     ui.player.press("race 0 track")  # usa -> the next bundled track
     ui.player.press("race 0 press A")
     ui.player.press("race 0 event")
@@ -146,6 +147,7 @@ def test_custom_season_is_checked_like_a_season_file(ui) -> None:
     ui.player.press("create season")  # refused, says why again
     assert app.sm.current == "newseason" and "same corner" in find(screen, "problem").text
     form.races[1].press = ["A"]
+    ui.player.press("back")  # the name is on the season's first page
     ui.player.find("season name").text = "Autumn cup"
     ui.player.press("create season")
     assert app.sm.current == "standings"

@@ -26,6 +26,7 @@ def _press_until(ui, button: str, target: str, text: str, limit: int = 40) -> No
 def test_new_race_with_event_weather_and_road_tokens(ui, press) -> None:
     app = ui.app
     ui.player.set_up_race()
+    press("more options")  # the modules
     screen = app.sm.current_screen
     _press_until(ui, "event next", "event", "Event: Title sponsor withdraws")
     assert find(screen, "event effect").text == (
@@ -61,6 +62,7 @@ def test_new_race_with_event_weather_and_road_tokens(ui, press) -> None:
 
 def test_mechanics_choice_per_driver(ui, press) -> None:
     ui.player.set_up_race()
+    press("more options")
     _press_until(ui, "event prev", "event", "Event: Consulting the mechanics")
     press("mechanics blue")
     assert find(ui.app.sm.current_screen, "mechanics blue").text == (
@@ -73,6 +75,7 @@ def test_mechanics_choice_per_driver(ui, press) -> None:
 def test_guided_draft_of_two_drivers(ui, press) -> None:
     app = ui.app
     ui.player.set_up_race()
+    press("more options")
     press("garage")
     assert find(app.sm.current_screen, "garage").text == "Garage: draft"
     press("garage deck")  # Advanced
@@ -107,6 +110,7 @@ def test_guided_draft_of_two_drivers(ui, press) -> None:
 
 def test_draft_refuses_a_pick_out_of_turn(ui, press) -> None:
     ui.player.set_up_race()
+    press("more options")
     press("garage")
     press("start race")
     flow = ui.app.draft_flow

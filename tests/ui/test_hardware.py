@@ -31,24 +31,26 @@ def _seat_of(app: Any, car: str) -> int:
     return next(s for s, c in app.seat_map.items() if c == car)
 
 
-def test_touch_only_is_said_once_with_the_reason(ui) -> None:
+def test_touch_only_is_said_in_words_and_the_reason_kept_for_the_check(ui) -> None:
     from kivy.core.window import Window
 
     app = ui.app
-    toast = app.toast
-    assert toast is not None and toast.parent is Window
-    assert toast.text == "Touch-only: no wiring file at /nonexistent/wiring.toml"
-    toast.close()
-    assert toast.parent is None
-    app._tell_touch_only("again")  # a second time in the same session: nothing
-    assert toast.parent is None and toast.text.endswith("/nonexistent/wiring.toml")
-    # The check screen (from Settings) says why there is no hardware.
-    app.show("settings")
-    ui.player.press("hardware check")
+    start = app.sm.current_screen
+    notice = find(start, "hardware notice")
+    assert notice.text == "No table hardware found: touch only"  # no file path
+    assert not [w for w in Window.children if w is not app.root]  # nothing over the screens
+    # A tap on the notice opens the check screen, which says why in words, the technical
+    # text one tap further.
+    ui.player.press("hardware notice")
     screen = app.sm.current_screen
     assert app.sm.current == "hwcheck"
-    assert find(screen, "hw summary").text == "No table hardware: touch only."
-    assert "no wiring file at /nonexistent/wiring.toml" in find(screen, "hw reason").text
+    assert find(screen, "hw summary").text == "No table hardware found: touch only."
+    assert find(screen, "hw reason").text == (
+        "No wiring file: no buttons or dials are set up for this table.")
+    assert find(screen, "hw technical text").text == ""
+    ui.player.press("hw technical")
+    assert find(screen, "hw technical text").text == (
+        "no wiring file at /nonexistent/wiring.toml: running touch-only")
     assert find(screen, "hw no seats").text
     assert find(screen, "hw hub").text == "No serial hub."
 
@@ -308,6 +310,7 @@ def test_fake_table_leds_follow_tournament_turns(make_harness) -> None:
     try:
         app = harness.app
         harness.player.set_up_race()
+        harness.player.press("more options")
         harness.player.press("tournament")
         harness.player.press("start race")
         fake = made[0]

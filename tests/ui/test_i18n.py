@@ -147,6 +147,7 @@ def test_modules_draft_and_championship_screens_are_translated(ui, language: str
     app = ui.app
     player = ui.player
     player.set_up_race()
+    player.press("more options")
     for name in ("event next", "weather", "road", "press A", "garage"):
         player.press(name)
     player.press("road")  # set per corner

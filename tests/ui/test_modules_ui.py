@@ -17,6 +17,7 @@ pytestmark = pytest.mark.ui
 def test_tournament_asks_each_gear_at_the_cars_turn(ui, press) -> None:
     app = ui.app
     ui.player.set_up_race()
+    press("more options")
     press("tournament")
     assert find(app.sm.current_screen, "tournament").text == (
         "Gears: each driver at the car's turn (tournament)")
@@ -86,7 +87,8 @@ def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
     assert [c.id for c in final.cars if c.eliminated] == ["red", "blue"]
     assert app.sm.current == "results"
     results = app.sm.current_screen
-    assert find(results, "out red").text.startswith("Red: eliminated")
+    assert find(results, "out red").text == "Red"
+    assert find(results, "out red words").text.startswith("Eliminated: did not finish\nRed won ")
     assert find(results, "place 1").text.startswith("1. Legend Black")
     saved = results.saved_json.read_text(encoding="utf-8")
     assert '"eliminated": [\n    "red",\n    "blue"\n  ]' in saved

@@ -63,6 +63,7 @@ def test_race_order_headers_are_never_cut_short(ui, press, modules: bool) -> Non
     app = ui.app
     ui.player.set_up_race()
     if modules:
+        press("more options")
         press("event next")  # an event: the race order gains the Sponsors column
     press("start race")
     assert app.sm.current == "race"

@@ -62,6 +62,20 @@ class DataMixin:
         finally:
             db.close()
 
+    def unfinished_races(self) -> list[Any]:
+        """Every race not over (``RaceSummary``), the one Continue opens first: the race the
+        table played last (``last_race``) while it is unfinished, else the one created last;
+        then the others, most recently created first."""
+        races = [r for r in self.log().races() if not r.over]
+        last = getattr(self, "last_race", None)
+        races.sort(key=lambda r: r.id != last)  # stable: keeps newest-first for the rest
+        return races
+
+    def continue_target(self) -> str | None:
+        """The race Continue opens (None: every race is over)."""
+        races = self.unfinished_races()
+        return str(races[0].id) if races else None
+
     def season_of(self, race_id: str) -> tuple[str, int] | None:
         return self.season_store().season_of(race_id) if self.has_seasons() else None
 

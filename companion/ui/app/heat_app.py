@@ -165,16 +165,18 @@ class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[mis
         from ..controller import RaceController
 
         self.session = session
+        self.remember_race(session.race_id)
         self.controller = RaceController(session, on_change=self._race_changed)
         self.seat_map = self.load_seats(session)
         if self.hw_bridge is not None:
             self.hw_bridge.seat_map = self.seat_map
         self.show("results" if session.state.over else "race")
 
-    def continue_race(self) -> None:
-        """Resume the unfinished race; a season's race through its season (its event and
-        Press Corners checked, ``SeasonStore.open_race``)."""
-        race_id = self.log().unfinished_race()
+    def continue_race(self, race_id: str | None = None) -> None:
+        """Resume an unfinished race (default: the one Continue offers, ``continue_target``);
+        a season's race through its season (its event and Press Corners checked,
+        ``SeasonStore.open_race``)."""
+        race_id = race_id or self.continue_target()
         if race_id is None:
             return
         link = self.season_of(race_id)

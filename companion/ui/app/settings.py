@@ -1,5 +1,6 @@
 """The app's look and settings: theme colours, font sizes that grow with the window, the
-bundled font, and ``settings.json`` (theme and language) in the data folder.
+bundled font, and ``settings.json`` in the data folder: theme, language, and the race the table
+played last (what Continue opens).
 
 :class:`SettingsMixin` is one of :class:`~companion.ui.app.HeatApp`'s bases; kv rules read its
 properties as ``app.c_fg``, ``app.fs``, ``app.tap``.
@@ -64,7 +65,11 @@ class SettingsMixin:
     tap = NumericProperty(56)
     """Minimum touch target in pixels (never below 48)."""
     theme_name = StringProperty(DEFAULT_THEME)
+    """Set last by :meth:`set_theme`, after every colour: what follows the theme in Python
+    (the charts) binds to it."""
     language = StringProperty(i18n.DEFAULT_LANGUAGE)
+    last_race: str | None = None
+    """The race the table played last (Continue opens it while it is unfinished)."""
 
     def _resize(self, _window: Any, size: tuple[int, int]) -> None:
         width, height = size
@@ -84,16 +89,29 @@ class SettingsMixin:
         except (OSError, ValueError):
             saved = {}
         self.set_theme(saved.get("theme", DEFAULT_THEME), save=False)
+        last = saved.get("last_race")
+        self.last_race = last if isinstance(last, str) else None
         language = saved.get("language", i18n.DEFAULT_LANGUAGE)
         i18n.add_listener(self._language_changed)
         i18n.set_language(language if language in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE)
 
     def _save_settings(self) -> None:
         self.data_path.mkdir(parents=True, exist_ok=True)
-        doc = {"theme": self.theme_name, "language": self.language}
-        self.settings_path.write_text(json.dumps(doc), encoding="utf-8")
+        doc = {"theme": self.theme_name, "language": self.language, "last_race": self.last_race}
+        tmp = self.settings_path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(doc), encoding="utf-8")
+        tmp.replace(self.settings_path)
+
+    def remember_race(self, race_id: str) -> None:
+        """``race_id`` is the race the table plays now (Continue opens it next time)."""
+        if self.last_race != race_id:
+            self.last_race = race_id
+            self._save_settings()
 
     def set_theme(self, name: str, save: bool = True) -> None:
+        """Every kv rule bound to a colour follows at once (``app.c_fg``, a ``ToneLabel``'s
+        ``tone``, a ``Btn``'s ``role``); then ``theme_name`` changes (the charts redraw) and
+        every screen re-renders (what a screen builds in Python reads the new colours)."""
         palette = THEMES.get(name, THEMES[DEFAULT_THEME])
         for key, colour in palette.items():
             setattr(self, f"c_{key}", colour)

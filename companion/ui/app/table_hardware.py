@@ -1,44 +1,47 @@
 """The app's table hardware and systemd wiring: the hardware looked for after the first frame,
 its queue drained on the main thread (a Clock trigger fired by the queue, plus a slow interval
-for LED timers) into :class:`~companion.ui.hardware_bridge.HardwareBridge`, the status shown, the
-"touch-only" banner, and the systemd ready/watchdog notifications.
+for LED timers) into :class:`~companion.ui.hardware_bridge.HardwareBridge`, what was found in
+words (``hardware_status``, ``hardware_reasons``, the Start screen's ``hardware_notice``; the
+hardware layer's own technical text in ``hardware_reason``), and the systemd ready/watchdog
+notifications.
+
+Nothing is shown over the screens: the notice is a line of the Start screen (a tap opens the
+Hardware check), so it never covers a control.
 
 :class:`HardwareMixin` is one of :class:`~companion.ui.app.HeatApp`'s bases.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.core.window import Window
 from kivy.properties import BooleanProperty, StringProperty
 
 from companion import i18n
 
 HARDWARE_POLL_S = 0.25
 """The slow hardware interval: LED timers and hub status (inputs are drained at once)."""
-TOAST_S = 8.0
 
 HardwareFactory = Callable[[Any], Any]
 """``factory(queue) -> hardware``: ``hardware.detect`` by default; tests pass a FakeTable."""
 
 
-def touch_only_reason(reason: str) -> str:
-    """The hardware layer's reason without its own "running touch-only" (we say it first)."""
-    text = re.sub(r"[,;:]?\s*running touch-only\s*[:;,]?", "", reason).strip()
-    return text or reason
-
-
 class HardwareMixin:
-    """Hardware, watchdog and banner (uses the app's ``sm``, ``controller`` and ``seat_map``)."""
+    """Hardware and watchdog (uses the app's ``sm``, ``controller`` and ``seat_map``)."""
 
     hardware_status = StringProperty("")
+    """What was found, in one translated sentence."""
+    hardware_reasons = StringProperty("")
+    """Why some or all of the table is missing, in translated sentences (one a line)."""
+    hardware_reason = StringProperty("")
+    """The hardware layer's own technical text (Hardware check, "Technical details")."""
+    hardware_notice = StringProperty("")
+    """The Start screen's line about the table ("" when the whole table was found)."""
     hardware_detail = StringProperty("")
-    """What the hardware layer said (its own words, shown as data)."""
+    """The table's latest status while it runs (hub online, rejected input), in words."""
     hardware_ready = BooleanProperty(False)
     """True once the hardware was looked for (found or not)."""
 
@@ -54,8 +57,8 @@ class HardwareMixin:
         self._hw_found: tuple[str, str] | None = None
         self._hw_events: list[Any] = []
         self._hw_trigger: Any = None
-        self._told_touch_only = False
-        self.toast: Any = None
+        self._hw_failed = ""
+        """Why a table that was found did not start ("" when it started)."""
         self._intervals: list[Any] = []
         """Clock events to cancel when the app stops (hardware poll, watchdog)."""
 
@@ -82,8 +85,6 @@ class HardwareMixin:
                 self.hardware.close()
             finally:
                 self.hardware = None
-        if self.toast is not None and self.toast.parent is not None:
-            self.toast.parent.remove_widget(self.toast)
 
     def start_hardware(self) -> None:
         """Look for the table hardware (once; after the first frame keeps start-up lean)."""
@@ -97,7 +98,6 @@ class HardwareMixin:
         except Exception as error:  # pragma: no cover - hardware package missing or broken
             self._hw_found = ("missing", str(error))
             self._show_hardware()
-            self._tell_touch_only(str(error))
             return
         queue = hardware.InputQueue()
         try:
@@ -116,57 +116,49 @@ class HardwareMixin:
         if not available:
             self._hw_found = ("none", reason)
             self._show_hardware()
-            self._tell_touch_only(reason)
             self._refresh_check()
             return
-        self._hw_found = ("found", ", ".join(str(s) for s in found.seats))
+        self._hw_found = ("found", reason)
         self._show_hardware()
-        if reason:  # partly there: say once what is missing
-            self._tell(i18n._("Table hardware: {reason}").format(reason=reason))
         queue = getattr(found, "queue", queue)
         self._hw_trigger = Clock.create_trigger(self.poll_hardware, 0)
         queue.on_put = self._hw_trigger
         try:
             found.start()
         except Exception as error:  # a table that cannot start leaves the touchscreen working
-            self._tell(i18n._("Table hardware failed to start: {error}").format(error=error))
+            self._hw_failed = f"{type(error).__name__}: {error}"
+            self._show_hardware()
         self._intervals.append(Clock.schedule_interval(self.poll_hardware, HARDWARE_POLL_S))
         self.poll_hardware()
 
     def _show_hardware(self) -> None:
+        """Say what was found in the current language (again after a language switch)."""
+        from ..views.hardware_words import reason_sentences
+
         if self._hw_found is None:
             return
-        kind, detail = self._hw_found
+        kind, reason = self._hw_found
+        reasons = reason_sentences(reason)
+        technical = [reason] if reason else []
         if kind == "missing":
-            self.hardware_status = i18n._("Hardware support is not installed: {error}").format(
-                error=detail)
+            self.hardware_status = i18n._("Hardware support is not installed: touch only.")
+            self.hardware_notice = i18n._("No table hardware found: touch only")
         elif kind == "none":
-            self.hardware_status = i18n._("No table hardware: touch only.")
-            self.hardware_detail = detail
+            self.hardware_status = i18n._("No table hardware found: touch only.")
+            self.hardware_notice = i18n._("No table hardware found: touch only")
         else:
+            seats = ", ".join(str(s) for s in getattr(self.hardware, "seats", ()))
             self.hardware_status = i18n._("Table hardware found: seats {seats}.").format(
-                seats=detail)
-
-    def _tell_touch_only(self, reason: str) -> None:
-        """Say "touch-only: <reason>" once per session (never again, whatever happens)."""
-        if self._told_touch_only:
-            return
-        self._told_touch_only = True
-        self._tell(i18n._("Touch-only: {reason}").format(reason=touch_only_reason(reason)))
-
-    def _tell(self, text: str) -> None:
-        """A banner over the current screen; tap it or wait :data:`TOAST_S` to close it."""
-        from ..widgets.basic import Toast
-
-        if self.toast is None:
-            self.toast = Toast()
-        toast = self.toast
-        toast.text = text
-        if toast.parent is None:
-            Window.add_widget(toast)
-        toast.opacity = 1
-        Clock.unschedule(toast.close)
-        Clock.schedule_once(toast.close, TOAST_S)
+                seats=seats)
+            self.hardware_notice = (
+                i18n._("Table hardware found for seats {seats}; some is missing.").format(
+                    seats=seats) if reasons else "")
+        if self._hw_failed:
+            reasons.append(i18n._("The table hardware did not start: touch only."))
+            technical.append(self._hw_failed)
+            self.hardware_notice = i18n._("Table hardware did not start: touch only")
+        self.hardware_reasons = "\n".join(reasons)
+        self.hardware_reason = "\n".join(technical)
 
     def poll_hardware(self, _dt: float = 0) -> None:
         """Drain the table's queue into the bridge (main thread) and advance LED timers."""

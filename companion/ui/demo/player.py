@@ -102,9 +102,14 @@ class TablePlayer:
     # --- the scripted race ---------------------------------------------------------------------
 
     def set_up_race(self, names: tuple[str, str] = ("Ana", "Ben")) -> None:
-        """From the start screen: New race, first-race suggestion, two names, two Legends."""
+        """From the start screen: New race (a new one even while another is unfinished),
+        first-race suggestion (under More options), two names, two Legends."""
         self.press("new race")
+        if self.app.sm.current == "start":  # asked: a race is unfinished
+            self.press("new race anyway")
+        self.press("more options")
         self.press("first race")
+        self.press("more options")  # back to the race setup
         for index, name in enumerate(names):
             self.find(f"name {index}").text = name
         for _ in range(LEGENDS):

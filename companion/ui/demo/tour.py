@@ -11,6 +11,7 @@ from typing import Any
 def more_shots(app: Any, player: Any, shot: Callable[[str], None]) -> None:
     app.show("start")
     player.set_up_race()
+    player.press("more options")
     for _ in range(3):
         player.press("event next")  # Drivers' strike
     player.press("weather")
@@ -18,7 +19,7 @@ def more_shots(app: Any, player: Any, shot: Callable[[str], None]) -> None:
     player.press("press A")
     player.press("garage")
     scroll = app.sm.current_screen.ids.modules.parent.parent
-    scroll.scroll_y = 0.1  # the modules part of the form
+    scroll.scroll_y = 0  # the modules part of the form
     shot("new-race-modules")
     player.press("start race")
     player.press("card 1")

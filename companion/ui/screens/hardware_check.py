@@ -3,7 +3,8 @@
 Reached from Settings. While it is shown the table's inputs are only displayed, never played
 (:class:`~companion.ui.hardware_bridge.HardwareBridge` mode ``check``): a seat's LED lights for a
 moment after each of its inputs, and Identify blinks it fast for two seconds. With no hardware
-the screen says why (the hardware layer's own reason).
+the screen says why in the player's language; the hardware layer's own technical text is one
+tap away ("Technical details").
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 
 from companion.i18n import _
 
 from ..views.names import car_label
-from ..widgets.basic import Btn, Row, Swatch
+from ..widgets.basic import Btn, Cell, Row, Swatch, ToneLabel
 from .base import BaseScreen
 
 
@@ -27,6 +28,9 @@ def led_text(pattern: str) -> str:
 
 
 class HardwareCheckScreen(BaseScreen):
+    technical = BooleanProperty(False)
+    """True while the hardware layer's own text is shown."""
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._rows: dict[int, tuple[Any, ...]] = {}
@@ -40,12 +44,19 @@ class HardwareCheckScreen(BaseScreen):
             self.ids.summary.text = _("Looking for table hardware...")
         else:
             self.ids.summary.text = app.hardware_status
-        reason = str(getattr(hardware, "reason", "") or "") if hardware is not None else ""
-        self.ids.reason.text = reason
+        self.ids.reason.text = app.hardware_reasons
+        self.ids.technical_button.text = (_("Hide technical details") if self.technical
+                                          else _("Technical details"))
+        self.ids.technical_button.disabled = not app.hardware_reason
+        self.ids.technical_text.text = app.hardware_reason if self.technical else ""
         self._hub(bridge, hardware)
         self.ids.buttons.text = bridge.buttons() if bridge is not None and bridge.buttons \
             else _("Shared buttons: none pressed yet.")
         self._seats(app, bridge)
+
+    def toggle_technical(self) -> None:
+        self.technical = not self.technical
+        self.refresh()
 
     def _hub(self, bridge: Any, hardware: Any) -> None:
         hub = getattr(hardware, "hub", None) if hardware is not None else None
@@ -81,8 +92,7 @@ class HardwareCheckScreen(BaseScreen):
             box.clear_widgets()
             self._rows = {}
             if not seats:
-                empty = Label(text=_("No seats: the table is touch-only."), font_size=app.fs,
-                              color=app.c_muted, size_hint_y=None, height=app.tap)
+                empty = ToneLabel(text=_("No seats: the table is touch-only."), tone="muted")
                 empty.test_name = "hw no seats"
                 box.add_widget(empty)
             for seat in seats:
@@ -105,10 +115,8 @@ class HardwareCheckScreen(BaseScreen):
         size = app.fs_small
 
         def cell(hint: float, name: str, **kw: Any) -> Any:
-            label = Label(size_hint_x=hint, font_size=size, color=app.c_fg, shorten=True, **kw)
+            label = Cell(size_hint_x=hint, **kw)
             label.test_name = f"hw {name} {seat}"
-            label.bind(size=lambda w, s: setattr(w, "text_size", s))
-            label.halign, label.valign = "left", "middle"
             line.add_widget(label)
             return label
 

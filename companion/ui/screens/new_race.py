@@ -1,10 +1,17 @@
-"""New race: track, laps, drivers (name, colour, handicap), Legends, deck, grid order."""
+"""New race: the usual race on one screen (track, laps, Legends and their difficulty, the
+drivers with name, colour, table seat and handicap); everything else (Legends deck, when gears
+are chosen, the starting grid, the modules) behind "More options"; the track's unverified data
+notes behind "Details".
+
+The three pages live in one screen: ``show_page`` swaps them, the form stays.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kivy.app import App
+from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion import i18n
@@ -12,14 +19,26 @@ from companion.engine.modules import EVENTS
 from companion.i18n import _
 
 from ..views.drivers import MAX_BONUS, MAX_LEGENDS
-from ..views.names import COLOUR_RGB, car_label, colour_name
-from ..views.race_form import RaceForm
-from ..widgets.basic import Btn, Swatch, TLabel
+from ..views.names import COLOUR_RGB, colour_name, legend_name
+from ..views.race_form import RaceForm, legends_words, options_summary
+from ..widgets.basic import Btn, Swatch, ToneLabel
+from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
 from .base import BaseScreen
 
+PAGES = ("setup", "options", "notes")
+
+
+
+def say(stepper: Any, value: str, meaning: str) -> None:
+    """A stepper's figure and, under it in small type, what it means."""
+    stepper.value, stepper.meaning = value, meaning
+
 
 class NewRaceScreen(BaseScreen):
+    page = StringProperty("setup")
+    """The page shown: ``setup`` (the usual race), ``options`` or ``notes``."""
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         import tracks
@@ -27,6 +46,9 @@ class NewRaceScreen(BaseScreen):
         self.tracks = tracks.available_tracks()
         self.form = RaceForm()
         self.form.first_race()
+        self.pages = {name: self.ids[f"{name}_page"].__self__ for name in PAGES}
+        """The pages (held here: only the one shown is in the widget tree)."""
+        self._place_page()
         from .new_race_modules import ModulesPanel
 
         self.panel = ModulesPanel(self.ids.modules, lambda: self.form,
@@ -35,11 +57,41 @@ class NewRaceScreen(BaseScreen):
     def new_form(self) -> None:
         self.form = RaceForm()
         self.form.first_race()
+        self.page = "setup"
+        self._place_page()
         self.refresh()
 
     @property
     def info(self) -> Any:
         return next(t for t in self.tracks if t.id == self.form.track_id)
+
+    # --- pages -------------------------------------------------------------------------------
+
+    def open_setup(self) -> None:
+        """Come in on the race setup (the form as it was left)."""
+        self.page = "setup"
+        self._place_page()
+
+    def show_page(self, page: str) -> None:
+        self.page = page
+        self._place_page()
+        self.refresh()
+
+    def _place_page(self) -> None:
+        holder = self.ids.pages
+        shown = self.pages[self.page]
+        if list(holder.children) != [shown]:
+            holder.clear_widgets()
+            holder.add_widget(shown)
+        if isinstance(shown, BoxLayout):
+            return
+        shown.scroll_y = 1
+
+    def back(self) -> None:
+        if self.page != "setup":
+            self.show_page("setup")
+        else:
+            App.get_running_app().show("start")
 
     # --- actions (kv buttons call these) ------------------------------------------------------
 
@@ -95,8 +147,7 @@ class NewRaceScreen(BaseScreen):
         app = App.get_running_app()
         session = app.log().new_race(self.form.setup(self.info.track, upgrades))
         app.save_seats(session.race_id, self.form.seat_map())
-        self.form = RaceForm()
-        self.form.first_race()
+        self.new_form()
         app.season_id = None
         app.open_session(session)
 
@@ -117,68 +168,117 @@ class NewRaceScreen(BaseScreen):
     def refresh(self) -> None:
         form, info = self.form, self.info
         track = info.track
-        laps = form.laps or track.laps
+        self.ids.page_button.text = (_("Race setup") if self.page == "options"
+                                     else _("More options"))
         self.ids.track_name.text = info.display_name(i18n.language())
         self.ids.track_facts.text = _(
-            "{laps} lap(s) on the board, {heat} Heat, {stress} Stress, {corners} corners"
-        ).format(laps=track.laps, heat=track.heat, stress=track.stress,
-                 corners=len(track.corners))
-        notes = [_("Unverified data: {note}").format(note=_(n)) for n in track.unverified]
-        self.ids.track_notes.text = "\n".join(notes)
-        event = EVENTS.get(form.modules.event or "")
-        if form.laps is None and event is not None:
-            laps = max(1, laps + event.laps)
-        self.ids.laps.text = _("Laps: {laps}").format(laps=laps)
-        self.ids.legends.text = _("Legends: {count}").format(count=form.legends)
-        self.ids.bonus.text = _("Legends difficulty: +{bonus}").format(bonus=form.bonus)
-        self.ids.deck.text = (_("Legends deck: physical (enter each card)")
-                              if form.physical_deck else _("Legends deck: virtual (app draws)"))
-        self.ids.grid.text = (_("Grid: random (seed {seed})").format(seed=form.seed)
-                              if form.random_grid else _("Grid: set by hand"))
-        self.ids.tournament.text = (
-            _("Gears: each driver at the car's turn (tournament)") if form.tournament
-            else _("Gears: everyone at the start of the round"))
+            "{corners} corners. Each car starts with {heat} Heat and {stress} Stress.").format(
+            corners=len(track.corners), heat=track.heat, stress=track.stress)
+        self.ids.track_notice.text = (_("Track data not yet checked")
+                                      if track.unverified else "")
+        self.ids.notes_title.text = _("{track}: data not yet checked").format(
+            track=info.display_name(i18n.language()))
+        self.ids.track_notes.text = "\n\n".join(_(n) for n in track.unverified)
+        say(self.ids.laps, _("Laps: {laps}").format(laps=self._laps()), self._laps_meaning())
+        say(self.ids.legends, _("Legends: {count}").format(count=form.legends),
+            legends_words(form.legends))
+        say(self.ids.bonus,
+            _("Difficulty: +{bonus}").format(bonus=form.bonus),
+            _("Legends +{n} on straights").format(n=form.bonus) if form.bonus
+            else _("Legends: cards as printed"))
+        self.ids.options_summary.text = options_summary(form)
         self.ids.legends_minus.disabled = form.legends <= 0
         self.ids.legends_plus.disabled = form.legends >= MAX_LEGENDS or not form.free_colours()
         self.ids.bonus_minus.disabled = form.bonus <= 0
         self.ids.bonus_plus.disabled = form.bonus >= MAX_BONUS
         self._drivers()
-        self.panel.refresh()
-        self._grid()
+        if self.page == "options":
+            self._options()
         self.ids.problem.text = form.problem(track)
+
+    def _laps(self) -> int:
+        form, track = self.form, self.info.track
+        laps = form.laps or track.laps
+        event = EVENTS.get(form.modules.event or "")
+        if form.laps is None and event is not None:
+            laps = max(1, laps + event.laps)
+        return laps
+
+    def _laps_meaning(self) -> str:
+        track = self.info.track
+        event = EVENTS.get(self.form.modules.event or "")
+        if self.form.laps is None and event is not None and event.laps:
+            return _("Board: {laps}, event {extra:+d}").format(laps=track.laps,
+                                                               extra=event.laps)
+        if self._laps() == track.laps:
+            return _("As printed on the board")
+        return _("The board says {laps}").format(laps=track.laps)
 
     def _drivers(self) -> None:
         box = self.ids.drivers
         box.clear_widgets()
         app = App.get_running_app()
-        for index, driver in enumerate(self.form.drivers):
-            row = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.4)
-            colour = Btn(text=colour_name(driver.colour), size_hint_x=0.22,
-                         test_name=f"colour {index}")
-            colour.bind(on_release=lambda _b, i=index: self._do(self.form.next_colour, i))
+        form = self.form
+        self.ids.drivers_title.text = _("Drivers: {count}").format(count=len(form.drivers))
+        height = max(48, min(app.tap, round(app.tap * 0.9)))
+        size = app.fs_small
+        from ..views.names import CAR_COLOURS
+
+        widths = {  # each column as wide as its longest label in this language, at least 48
+            "colour": text_width([colour_name(c) for c in CAR_COLOURS], size),
+            "seat": text_width([_("Seat {seat}").format(seat=n) for n in range(1, 9)], size),
+            "handicap": text_width([_("No\nhandicap"), _("Handicap:\n-{n} Heat").format(n=2)],
+                                   size),
+        }
+        widths = {key: max(48.0, width) for key, width in widths.items()}
+        for index, driver in enumerate(form.drivers):
+            row = BoxLayout(size_hint_y=None, height=height, spacing=app.fs * 0.25)
+            holder = BoxLayout(size_hint_x=None, width=size * 1.3,
+                               padding=(0, (height - size * 1.2) / 2))
             swatch = Swatch(rgba=[*COLOUR_RGB[driver.colour], 1])
-            swatch.size_hint_y = None
+            holder.add_widget(swatch)
+            colour = Btn(text=colour_name(driver.colour), size_hint_x=None,
+                         width=widths["colour"], font_size=size, test_name=f"colour {index}")
+            colour.bind(on_release=lambda _b, i=index: self._do(form.next_colour, i))
             name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
-                             font_size=app.fs, size_hint_x=0.32)
+                             font_size=app.fs)
             name.test_name = f"name {index}"
             name.bind(text=lambda _w, text, d=driver: setattr(d, "name", text))
+            seat = Btn(text=_("Seat {seat}").format(seat=driver.seat), size_hint_x=None,
+                       width=widths["seat"], font_size=size, test_name=f"seat {index}")
+            seat.bind(on_release=lambda _b, i=index: self._do(form.next_seat, i))
             handicap = Btn(
-                text=_("Handicap: -{n} Heat").format(n=driver.handicap) if driver.handicap
-                else _("No handicap"), size_hint_x=0.26, test_name=f"handicap {index}")
-            seat = Btn(text=_("Seat {seat}").format(seat=driver.seat), size_hint_x=0.16,
-                       test_name=f"seat {index}")
-            seat.bind(on_release=lambda _b, i=index: self._do(self.form.next_seat, i))
-            handicap.bind(on_release=lambda _b, i=index: self._do(self.form.cycle_handicap, i))
-            remove = Btn(text="X", size_hint_x=None, width=app.tap, test_name=f"remove {index}",
-                         disabled=len(self.form.drivers) <= 1)
-            remove.bind(on_release=lambda _b, i=index: self._do(self.form.remove_driver, i))
-            holder = BoxLayout(size_hint_x=None, width=app.fs * 1.6, padding=(0, app.fs * 0.6))
-            holder.add_widget(swatch)
+                text=_("Handicap:\n-{n} Heat").format(n=driver.handicap) if driver.handicap
+                else _("No\nhandicap"), size_hint_x=None, width=widths["handicap"],
+                font_size=size, test_name=f"handicap {index}")
+            handicap.bind(on_release=lambda _b, i=index: self._do(form.cycle_handicap, i))
+            remove = Btn(text="X", size_hint_x=None, width=48, test_name=f"remove {index}",
+                         disabled=len(form.drivers) <= 1)
+            remove.bind(on_release=lambda _b, i=index: self._do(form.remove_driver, i))
             for widget in (holder, colour, name, seat, handicap, remove):
                 row.add_widget(widget)
             box.add_widget(row)
-        self.ids.add_driver.disabled = not self.form.free_colours() or (
-            len(self.form.drivers) + self.form.legends >= 6)
+        self.ids.add_driver.disabled = not form.free_colours() or (
+            len(form.drivers) + form.legends >= 6)
+
+    def _options(self) -> None:
+        form = self.form
+        self.ids.deck.text = (_("Legends deck: physical (enter each card)")
+                              if form.physical_deck else _("Legends deck: virtual (app draws)"))
+        self.ids.tournament.text = (
+            _("Gears: each driver at the car's turn (tournament)") if form.tournament
+            else _("Gears: everyone at the start of the round"))
+        self.ids.grid.text = (_("Starting grid: drawn at random") if form.random_grid
+                              else _("Starting grid: set by hand"))
+        self.ids.new_seed.disabled = not form.random_grid
+        order = [self._car_text(car) for car in form.grid_order()]
+        self.ids.grid_words.text = _("Pole position: {first}. Then: {rest}.").format(
+            first=order[0], rest=", ".join(order[1:]) or "-") if form.random_grid else ""
+        self.ids.seed_words.text = _(
+            "Draw number {seed}: it decides the random grid and any drawn Weather and Road "
+            "Conditions, and is saved with the race.").format(seed=form.seed)
+        self._grid()
+        self.panel.refresh()
 
     def _grid(self) -> None:
         box = self.ids.grid_rows
@@ -188,7 +288,7 @@ class NewRaceScreen(BaseScreen):
         app = App.get_running_app()
         for position, car in enumerate(self.form.grid_order(), start=1):
             row = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.4)
-            label = TLabel(text=f"{position}.  {self._car_text(car)}")
+            label = ToneLabel(text=f"{position}.  {self._car_text(car)}")
             label.size_hint_y = 1
             up = Btn(text=_("Up"), size_hint_x=None, width=app.tap * 2,
                      disabled=position == 1, test_name=f"up {car}")
@@ -200,7 +300,7 @@ class NewRaceScreen(BaseScreen):
     def _car_text(self, car: str) -> str:
         driver = next((d for d in self.form.drivers if d.colour == car), None)
         if driver is None:
-            return car_label(None, car) + " (" + _("Legend") + ")"
+            return legend_name(car)
         return driver.display_name
 
     def _do(self, func: Any, *args: Any) -> None:

@@ -16,7 +16,7 @@ from kivy.uix.gridlayout import GridLayout
 
 from companion.i18n import _
 
-from ..views.modules_form import ModulesForm, press_letters, token_corners
+from ..views.modules_form import ModulesForm, press_corner_number, press_letters, token_corners
 from ..views.words import (
     deck_label,
     event_line,
@@ -27,16 +27,15 @@ from ..views.words import (
     weather_effect,
     weather_name,
 )
-from ..widgets.basic import Btn, TLabel
+from ..widgets.basic import Btn, ToneLabel
 
 
 def _row(app: Any) -> BoxLayout:
     return BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.4)
 
 
-def _note(text: str, name: str) -> TLabel:
-    app = App.get_running_app()
-    label = TLabel(text=text, font_size=app.fs_small, color=app.c_muted)
+def _note(text: str, name: str) -> ToneLabel:
+    label = ToneLabel(text=text, tone="muted", scale="small")
     label.test_name = name
     return label
 
@@ -70,8 +69,7 @@ class ModulesPanel:
         box = self.box
         box.clear_widgets()
         form, modules, track = self.form(), self.modules, self.track()
-        title = TLabel(text=_("Modules"), font_size=app.fs_big, color=app.c_accent)
-        box.add_widget(title)
+        box.add_widget(ToneLabel(text=_("Modules"), tone="accent", scale="big"))
         # Championship event.
         row = _row(app)
         row.add_widget(self._btn("<", "event prev", modules.step_event, -1, size_hint_x=None,
@@ -129,15 +127,21 @@ class ModulesPanel:
         if lines:
             box.add_widget(_note("\n".join(lines), "road effects"))
         # Press Corners.
-        row = _row(app)
-        label = TLabel(text=_("Press Corners:"), size_hint_x=None, width=app.tap * 3)
-        label.size_hint_y = 1
-        row.add_widget(label)
+        box.add_widget(ToneLabel(text=_("Press Corners"), tone="accent"))
+        box.add_widget(_note(_(
+            "A driver who crosses a chosen corner's line 2 or more over its speed limit, or "
+            "with a slipstream move, wins a Sponsorship card. Tap the corners that count."),
+            "press note"))
+        grid = GridLayout(cols=4, spacing=app.fs * 0.3, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
         for letter in press_letters(track):
             chosen = letter in modules.press
-            row.add_widget(self._btn(letter, f"press {letter}", modules.toggle_press, letter,
-                                     role="selected" if chosen else "normal"))
-        box.add_widget(row)
+            text = _("{letter}: corner {n}").format(letter=letter,
+                                                   n=press_corner_number(track, letter))
+            grid.add_widget(self._btn(text, f"press {letter}", modules.toggle_press, letter,
+                                      role="selected" if chosen else "normal",
+                                      size_hint_y=None, height=app.tap))
+        box.add_widget(grid)
         # Garage.
         row = _row(app)
         text = {"off": _("Garage: off"), "draft": _("Garage: draft"),

@@ -1,5 +1,7 @@
-"""New season: an official year or a custom season (tracks, events, Press Corners, Sponsorship
-cards), the human drivers and the Legends; Create stores it and opens its standings."""
+"""New season: an official year or a custom season, the human drivers and the Legends on one
+screen without scrolling; the season's races (what each brings, or their editor for a custom
+season: tracks, events, Press Corners, Sponsorship cards) on a second page. Create stores the
+season and opens its standings."""
 
 from __future__ import annotations
 
@@ -7,26 +9,39 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
+from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 
 from companion.i18n import _
 
-from ..views.modules_form import press_letters
-from ..views.names import colour_name, track_title
-from ..views.season_form import SeasonForm
-from ..views.words import event_title
-from ..widgets.basic import Btn, TLabel
+from ..views.drivers import MAX_BONUS, MAX_LEGENDS
+from ..views.modules_form import press_corner_number, press_letters
+from ..views.names import CAR_COLOURS, COLOUR_RGB, colour_name, track_title
+from ..views.race_form import legends_words
+from ..views.season_form import SeasonForm, race_words
+from ..views.words import event_line, event_title
+from ..widgets.basic import Btn, Swatch, ToneLabel
+from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
 from .base import BaseScreen
 
+PAGES = ("setup", "races")
+
 
 class NewSeasonScreen(BaseScreen):
+    page = StringProperty("setup")
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.form = SeasonForm()
+        self.pages = {name: self.ids[f"{name}_page"].__self__ for name in PAGES}
+        self._place_page()
 
     def new_form(self, kind: str = "1961") -> None:
         self.form = SeasonForm(kind=kind)
+        self.page = "setup"
+        self._place_page()
 
     def _do(self, func: Callable[..., object], *args: Any) -> None:
         func(*args)
@@ -37,6 +52,28 @@ class NewSeasonScreen(BaseScreen):
         button = Btn(text=text, test_name=name, **kw)
         button.bind(on_release=lambda _b: self._do(func, *args))
         return button
+
+    # --- pages ---------------------------------------------------------------------------------
+
+    def show_page(self, page: str) -> None:
+        self.page = page
+        self._place_page()
+        self.refresh()
+
+    def _place_page(self) -> None:
+        holder = self.ids.pages
+        shown = self.pages[self.page]
+        if list(holder.children) != [shown]:
+            holder.clear_widgets()
+            holder.add_widget(shown)
+
+    def back(self) -> None:
+        if self.page != "setup":
+            self.show_page("setup")
+        else:
+            App.get_running_app().show("seasons")
+
+    # --- actions -------------------------------------------------------------------------------
 
     def step(self, step: int) -> None:
         self._do(self.form.step_kind, step)
@@ -51,92 +88,6 @@ class NewSeasonScreen(BaseScreen):
         elif what == "race":
             self._do(self.form.add_race)
 
-    def refresh(self) -> None:
-        form = self.form
-        app = App.get_running_app()
-        self.ids.kind.text = (_("Custom season") if form.kind == "custom"
-                              else _("Season {year}").format(year=form.kind))
-        box = self.ids.races
-        box.clear_widgets()
-        if form.kind == "custom":
-            self._custom(box)
-        else:
-            from companion.championship import SEASONS
-
-            definition = SEASONS[form.kind]
-            for number, race in enumerate(definition.races, start=1):
-                text = _("Race {n}: {track}, {event}, Press Corners {press}, {cards} "
-                         "Sponsorship card(s)").format(
-                    n=number, track=track_title(race.track),
-                    event=event_title(race.event) if race.event else _("No event"),
-                    press=", ".join(race.press) or "-", cards=race.sponsors)
-                if not race.playable:
-                    text += "\n" + _("Cannot be played: the track is not in the app.")
-                box.add_widget(TLabel(text=text, font_size=app.fs_small))
-            if not definition.verified:
-                label = TLabel(text=_("Unverified data: this season's event texts come from "
-                                      "unfinished sources."), color=app.c_warn)
-                label.test_name = "season note"
-                box.add_widget(label)
-        self._drivers()
-        self.ids.legends.text = _("Legends: {count}").format(count=form.legends)
-        self.ids.bonus.text = _("Legends difficulty: +{bonus}").format(bonus=form.bonus)
-        self.ids.problem.text = form.problem()
-
-    def _custom(self, box: Any) -> None:
-        import tracks
-
-        app = App.get_running_app()
-        form = self.form
-        name = NameInput(text=form.name, hint_text=_("Season name"), multiline=False,
-                         font_size=app.fs, size_hint_y=None, height=app.tap)
-        name.test_name = "season name"
-        name.bind(text=lambda _w, text: setattr(form, "name", text))
-        box.add_widget(name)
-        for index, race in enumerate(form.races):
-            row = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.3)
-            row.add_widget(TLabel(text=f"{index + 1}.", size_hint_x=None, width=app.fs * 1.5))
-            row.add_widget(self._btn(track_title(race.track), f"race {index} track",
-                                     form.step_track, index, 1))
-            row.add_widget(self._btn(event_title(race.event) if race.event else _("No event"),
-                                     f"race {index} event", form.step_event, index, 1,
-                                     font_size=app.fs_small))
-            row.add_widget(self._btn(_("{cards} card(s)").format(cards=race.sponsors),
-                                     f"race {index} sponsors", form.cycle_sponsors, index,
-                                     size_hint_x=0.5, font_size=app.fs_small))
-            row.add_widget(self._btn("X", f"race {index} remove", form.remove_race, index,
-                                     size_hint_x=None, width=app.tap,
-                                     disabled=len(form.races) <= 1))
-            box.add_widget(row)
-            letters = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.3)
-            letters.add_widget(TLabel(text=_("Press Corners:"), size_hint_x=None,
-                                      width=app.tap * 3))
-            for letter in press_letters(tracks.load_track(race.track)):
-                letters.add_widget(self._btn(
-                    letter, f"race {index} press {letter}", form.toggle_press, index, letter,
-                    role="selected" if letter in race.press else "normal"))
-            box.add_widget(letters)
-        box.add_widget(self._btn(_("Add race"), "add race", form.add_race, size_hint_y=None,
-                                 height=app.tap))
-
-    def _drivers(self) -> None:
-        app = App.get_running_app()
-        box = self.ids.drivers
-        box.clear_widgets()
-        for index, driver in enumerate(self.form.drivers):
-            row = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.3)
-            row.add_widget(self._btn(colour_name(driver.colour), f"colour {index}",
-                                     self.form.next_colour, index, size_hint_x=0.3))
-            name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
-                             font_size=app.fs)
-            name.test_name = f"name {index}"
-            name.bind(text=lambda _w, text, d=driver: setattr(d, "name", text))
-            row.add_widget(name)
-            row.add_widget(self._btn("X", f"remove {index}", self.form.remove_driver, index,
-                                     size_hint_x=None, width=app.tap,
-                                     disabled=len(self.form.drivers) <= 1))
-            box.add_widget(row)
-
     def create(self) -> None:
         app = App.get_running_app()
         problem = self.form.problem()
@@ -148,6 +99,141 @@ class NewSeasonScreen(BaseScreen):
             self.ids.problem.text = _("This season cannot be created: {error}").format(
                 error=error)
             return
-        self.form = SeasonForm()
+        self.new_form()
         app.season_id = season_id
         app.show("standings")
+
+    # --- drawing -------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        form = self.form
+        custom = form.kind == "custom"
+        self.ids.kind.text = (_("Custom season") if custom
+                              else _("Season {year}").format(year=form.kind))
+        self._name_row(custom)
+        tracks = ", ".join(track_title(r.track) for r in form.race_list())
+        self.ids.races_summary.text = _("{n} race(s): {tracks}").format(
+            n=len(form.race_list()), tracks=tracks)
+        self.ids.races_button.text = (_("Edit the races") if custom
+                                      else _("Events and Press Corners"))
+        self.ids.legends.value = _("Legends: {count}").format(count=form.legends)
+        self.ids.legends.meaning = legends_words(form.legends)
+        self.ids.bonus.value = _("Difficulty: +{bonus}").format(bonus=form.bonus)
+        self.ids.bonus.meaning = (_("Legends +{n} on straights").format(n=form.bonus)
+                                  if form.bonus else _("Legends: cards as printed"))
+        self.ids.legends_minus.disabled = form.legends <= 0
+        self.ids.legends_plus.disabled = form.legends >= MAX_LEGENDS or not form.free_colours()
+        self.ids.bonus_minus.disabled = form.bonus <= 0
+        self.ids.bonus_plus.disabled = form.bonus >= MAX_BONUS
+        self._drivers()
+        if self.page == "races":
+            self._races()
+        self.ids.problem.text = form.problem()
+
+    def _name_row(self, custom: bool) -> None:
+        app = App.get_running_app()
+        row = self.ids.name_row
+        if not custom:
+            row.clear_widgets()
+            row.height = 0
+            return
+        if not row.children:
+            name = NameInput(hint_text=_("Season name"), multiline=False, font_size=app.fs)
+            name.test_name = "season name"
+            name.bind(text=lambda _w, text: setattr(self.form, "name", text))
+            row.add_widget(name)
+        row.children[0].text = self.form.name
+        row.height = app.tap
+
+    def _races(self) -> None:
+        box = self.ids.races
+        box.clear_widgets()
+        form = self.form
+        title = (_("Custom season: the races") if form.kind == "custom"
+                 else _("Season {year}: the races").format(year=form.kind))
+        box.add_widget(ToneLabel(text=title, tone="accent", scale="big"))
+        box.add_widget(ToneLabel(text=_(
+            "Press Corners: a driver who crosses one of these corners 2 or more over its "
+            "speed limit, or with a slipstream move, wins a Sponsorship card."),
+            tone="muted", scale="small"))
+        if form.kind == "custom":
+            self._custom(box)
+            return
+        from companion.championship import SEASONS
+
+        definition = SEASONS[form.kind]
+        for number, race in enumerate(definition.races, start=1):
+            label = ToneLabel(text=race_words(number, race), scale="small")
+            label.test_name = f"season race {number}"
+            box.add_widget(label)
+            box.add_widget(ToneLabel(text=event_line(race.event), tone="muted", scale="small"))
+        if not definition.verified:
+            label = ToneLabel(text=_("Unverified data: this season's event texts come from "
+                                     "unfinished sources."), tone="warn", scale="small")
+            label.test_name = "season note"
+            box.add_widget(label)
+
+    def _custom(self, box: Any) -> None:
+        import tracks
+
+        app = App.get_running_app()
+        form = self.form
+        for index, race in enumerate(form.races):
+            row = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.3)
+            row.add_widget(ToneLabel(text=f"{index + 1}.", size_hint_x=None,
+                                     width=app.fs * 1.5, size_hint_y=1))
+            row.add_widget(self._btn(track_title(race.track), f"race {index} track",
+                                     form.step_track, index, 1))
+            row.add_widget(self._btn(event_title(race.event) if race.event else _("No event"),
+                                     f"race {index} event", form.step_event, index, 1,
+                                     font_size=app.fs_small))
+            row.add_widget(self._btn(
+                _("Sponsorship cards drawn: {cards}").format(cards=race.sponsors),
+                f"race {index} sponsors", form.cycle_sponsors, index, font_size=app.fs_small))
+            row.add_widget(self._btn("X", f"race {index} remove", form.remove_race, index,
+                                     size_hint_x=None, width=48,
+                                     disabled=len(form.races) <= 1))
+            box.add_widget(row)
+            track = tracks.load_track(race.track)
+            letters = GridLayout(cols=4, size_hint_y=None, spacing=app.fs * 0.3)
+            letters.bind(minimum_height=letters.setter("height"))
+            for letter in press_letters(track):
+                text = _("{letter}: corner {n}").format(letter=letter,
+                                                       n=press_corner_number(track, letter))
+                letters.add_widget(self._btn(
+                    text, f"race {index} press {letter}", form.toggle_press, index, letter,
+                    role="selected" if letter in race.press else "normal", size_hint_y=None,
+                    height=app.tap, font_size=app.fs_small))
+            box.add_widget(letters)
+        box.add_widget(self._btn(_("Add race"), "add race", form.add_race, size_hint_y=None,
+                                 height=app.tap))
+
+    def _drivers(self) -> None:
+        app = App.get_running_app()
+        box = self.ids.drivers
+        box.clear_widgets()
+        form = self.form
+        self.ids.drivers_title.text = _("Drivers: {count}").format(count=len(form.drivers))
+        height = max(48, round(app.tap * 0.9))
+        size = app.fs_small
+        colour_width = max(48.0, text_width([colour_name(c) for c in CAR_COLOURS], size))
+        for index, driver in enumerate(form.drivers):
+            row = BoxLayout(size_hint_y=None, height=height, spacing=app.fs * 0.25)
+            holder = BoxLayout(size_hint_x=None, width=size * 1.3,
+                               padding=(0, (height - size * 1.2) / 2))
+            holder.add_widget(Swatch(rgba=[*COLOUR_RGB[driver.colour], 1]))
+            row.add_widget(holder)
+            row.add_widget(self._btn(colour_name(driver.colour), f"colour {index}",
+                                     form.next_colour, index, size_hint_x=None,
+                                     width=colour_width, font_size=size))
+            name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
+                             font_size=app.fs)
+            name.test_name = f"name {index}"
+            name.bind(text=lambda _w, text, d=driver: setattr(d, "name", text))
+            row.add_widget(name)
+            row.add_widget(self._btn("X", f"remove {index}", form.remove_driver, index,
+                                     size_hint_x=None, width=48,
+                                     disabled=len(form.drivers) <= 1))
+            box.add_widget(row)
+        self.ids.add_driver.disabled = not form.free_colours() or (
+            len(form.drivers) + form.legends >= len(CAR_COLOURS))

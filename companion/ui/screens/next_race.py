@@ -21,7 +21,7 @@ from ..views.words import (
     weather_effect,
     weather_name,
 )
-from ..widgets.basic import Btn, TLabel
+from ..widgets.basic import Btn, ToneLabel
 from .base import BaseScreen
 
 
@@ -50,8 +50,7 @@ class NextRaceScreen(BaseScreen):
                                                             track=track_title(race.track))
 
         def add(text: str, name: str = "", muted: bool = False) -> None:
-            label = TLabel(text=text, font_size=app.fs_small,
-                           color=app.c_muted if muted else app.c_fg)
+            label = ToneLabel(text=text, scale="small", tone="muted" if muted else "fg")
             label.test_name = name
             box.add_widget(label)
 

@@ -74,7 +74,7 @@ class RaceScreen(BaseScreen):
         size = app.fs_small
         rows: list[Any] = getattr(self, "_order_rows", [])
         columns = 6 if view.sponsors else 5
-        layout = (len(view.order), size, columns)
+        layout = (len(view.order), size, columns, app.theme_name)  # colours set at build
         if getattr(self, "_order_layout", None) != layout:
             box.clear_widgets()
             header = BoxLayout(size_hint_y=None, height=size * 1.6)
@@ -161,7 +161,8 @@ class RaceScreen(BaseScreen):
 
     def _signature(self, view: RaceView) -> tuple[object, ...]:
         return (view.mode, tuple(r.car for r in view.gear_rows), tuple(k[0] for k in view.keys),
-                tuple(b.key for b in view.react), App.get_running_app().fs)
+                tuple(b.key for b in view.react), App.get_running_app().fs,
+                self.controller)  # the buttons call this race's controller, not the last one's
 
     def _update_panel(self, view: RaceView) -> None:
         """Same buttons as last time: only their look and labels change."""

@@ -10,7 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.i18n import _
 
 from ..views.names import car_name, track_title
-from ..widgets.basic import Btn, TLabel
+from ..widgets.basic import Btn, ToneLabel
 from .base import BaseScreen
 
 
@@ -25,10 +25,10 @@ class SeasonsScreen(BaseScreen):
         app = App.get_running_app()
         box = self.ids.rows
         box.clear_widgets()
-        box.add_widget(TLabel(text=_("Your seasons"), font_size=app.fs_big, color=app.c_accent))
+        box.add_widget(ToneLabel(text=_("Your seasons"), tone="accent", scale="big"))
         stored = app.season_store().seasons() if app.has_seasons() else []
         if not stored:
-            box.add_widget(TLabel(text=_("No season yet."), color=app.c_muted))
+            box.add_widget(ToneLabel(text=_("No season yet."), tone="muted"))
         for summary in stored:
             season = app.season_store().season(summary.id)
             over = season.season.over
@@ -38,8 +38,7 @@ class SeasonsScreen(BaseScreen):
                 for line in season.season.standings()[:3])
             self._row(box, text, _("Open"), f"open season {summary.id}",
                       lambda s=summary.id: self.open(s))
-        box.add_widget(TLabel(text=_("Official seasons"), font_size=app.fs_big,
-                              color=app.c_accent))
+        box.add_widget(ToneLabel(text=_("Official seasons"), tone="accent", scale="big"))
         from companion.championship import SEASONS
 
         for year, definition in SEASONS.items():
@@ -59,7 +58,7 @@ class SeasonsScreen(BaseScreen):
     def _row(self, box: Any, text: str, label: str, name: str, action: Any) -> Btn:
         app = App.get_running_app()
         row = BoxLayout(size_hint_y=None, height=app.tap * 1.2, spacing=app.fs * 0.3)
-        info = TLabel(text=text, font_size=app.fs_small)
+        info = ToneLabel(text=text, scale="small")
         info.size_hint_y = 1
         row.add_widget(info)
         button = Btn(text=label, size_hint_x=None, width=app.tap * 2.6, test_name=name)

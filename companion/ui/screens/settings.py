@@ -6,7 +6,7 @@ from kivy.app import App
 
 from companion import i18n
 
-from ..widgets.basic import Btn, TLabel  # noqa: F401 - used by settings.kv
+from ..widgets.basic import Btn, ToneLabel  # noqa: F401 - used by settings.kv
 from .base import BaseScreen
 
 

@@ -10,13 +10,13 @@ from typing import Any
 
 from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 
 from companion.i18n import _
 
 from ..views.names import car_name
-from ..widgets.basic import Row
+from ..widgets.basic import Cell, Row, ToneLabel  # noqa: F401 - ToneLabel: standings.kv
 from ..widgets.points_chart import PointsChartView  # noqa: F401 - used by standings.kv
+from ..widgets.saved_line import SavedLine  # noqa: F401 - used by standings.kv
 from .base import BaseScreen
 
 
@@ -60,8 +60,11 @@ class StandingsScreen(BaseScreen):
         running = stored.running is not None
         self.ids.next.text = _("Continue race") if running else _("Next race")
         self.ids.next.disabled = season.over
-        self.ids.note.text = _("Ties: the better place in the last race ranks first (BGA "
-                               "rule; the printed rule is not known).")
+        self.ids.note.text = (
+            _("Each race: points, then the place in brackets.") + "\n"
+            + _("Ties: the better place in the last race ranks first (BGA rule; the printed "
+                "rule is not known)."))
+        self.ids.saved_line.render()
         self.saved_png = standings_paths(app.data_path, stored.id)["png"]
         from kivy.clock import Clock
 
@@ -73,9 +76,9 @@ class StandingsScreen(BaseScreen):
         box.clear_widgets()
         races = len(season.definition.races)
         size = app.fs_small
-        hints = [0.14, 0.38] + [0.36 / races] * races + [0.14]
+        hints = [0.12, 0.40] + [0.34 / races] * races + [0.14]
         header = [_("Rank"), _("Car")] + [str(n) for n in range(1, races + 1)] + [_("Total")]
-        rows = [(header, "standings header", app.c_muted)]
+        rows = [(header, "standings header", "muted")]
         for line in season.standings():
             cells = [str(line.rank), car_name(line.car)]
             for number in range(races):
@@ -86,16 +89,13 @@ class StandingsScreen(BaseScreen):
                 else:
                     cells.append("")
             cells.append(str(line.points))
-            rows.append((cells, f"standing {line.car.id}", app.c_fg))
-        for cells, name, colour in rows:
+            rows.append((cells, f"standing {line.car.id}", "fg"))
+        for cells, name, tone in rows:
             row = Row(size_hint_y=None, height=size * 1.8)
             row.test_name = name
-            for hint, text in zip(hints, cells, strict=True):
-                label = Label(text=text, size_hint_x=hint, font_size=size, color=colour,
-                              shorten=True)
-                label.bind(size=lambda w, s: setattr(w, "text_size", s))
-                label.halign, label.valign = "center", "middle"
-                row.add_widget(label)
+            for index, (hint, text) in enumerate(zip(hints, cells, strict=True)):
+                row.add_widget(Cell(text=text, size_hint_x=hint, tone=tone,
+                                    halign="left" if index == 1 else "center"))
             box.add_widget(row)
         box.add_widget(BoxLayout())
 
@@ -121,7 +121,9 @@ class StandingsScreen(BaseScreen):
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(paths[kind])
         self.export_chart()
-        self.ids.saved.text = _("Saved: {path}").format(path=paths["csv"].parent)
+        self.ids.saved_line.say(
+            lambda: _("Standings saved (CSV and JSON) with the points chart (PNG)."),
+            _("Folder: {path}").format(path=paths["csv"].parent))
 
     def next_race(self) -> None:
         app = App.get_running_app()

@@ -1,34 +1,109 @@
-"""Start: Continue an unfinished race, New race, Races (history), Settings."""
+"""Start: Continue the race played last, New race, the other unfinished races, Championship,
+Races (history), Settings, and what table hardware was found.
+
+No unfinished race is ever out of reach: Continue opens the one the table played last, "Other
+unfinished races" lists every other one, and New race asks first while one is unfinished
+(``tests/ui/test_unfinished_races.py``).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
 
-from ..views.names import track_title
-from ..widgets.basic import Btn, TLabel  # noqa: F401 - used by start.kv
+from ..views.names import car_name, track_title
+from ..widgets.basic import Btn, ToneLabel
 from .base import BaseScreen
+
+PAGES = ("home", "ask", "unfinished")
+
+
+def race_line(summary: Any) -> str:
+    """An unfinished race in words: track, laps, the round being played, the cars."""
+    return _("{track}, {laps} lap(s), round {round}: {cars}").format(
+        track=track_title(summary.track_id), laps=summary.laps, round=summary.rounds + 1,
+        cars=", ".join(car_name(car) for car in summary.cars))
 
 
 class StartScreen(BaseScreen):
+    page = StringProperty("home")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.pages = {name: self.ids[f"{name}_page"].__self__ for name in PAGES}
+        self._place_page()
+
+    def show_page(self, page: str) -> None:
+        self.page = page
+        self._place_page()
+        self.refresh()
+
+    def _place_page(self) -> None:
+        holder = self.ids.pages
+        shown = self.pages[self.page]
+        if list(holder.children) != [shown]:
+            holder.clear_widgets()
+            holder.add_widget(shown)
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        if self.page != "home":
+            self.show_page("home")
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def continue_race(self, race_id: str | None = None) -> None:
+        self.page = "home"
+        self._place_page()
+        App.get_running_app().continue_race(race_id)
+
+    def new_race(self, confirmed: bool = False) -> None:
+        """New race; while a race is unfinished, ask first (Continue it / new race anyway)."""
+        app = App.get_running_app()
+        if not confirmed and app.race_log is not None and app.continue_target() is not None:
+            self.show_page("ask")
+            return
+        self.page = "home"
+        self._place_page()
+        app.screen("newrace").open_setup()
+        app.show("newrace")
+
+    # --- drawing -------------------------------------------------------------------------------
+
     def refresh(self) -> None:
         app = App.get_running_app()
         button = self.ids.continue_button
         info = self.ids.continue_info
+        others = self.ids.others_button
         if app.race_log is None:  # opened right after the first frame
-            button.disabled, button.opacity, info.text = True, 0.35, ""
+            button.disabled, button.opacity, info.text, others.text = True, 0.35, "", ""
             return
-        race_id = app.race_log.unfinished_race()
-        button.disabled = race_id is None
-        button.opacity = 1 if race_id else 0.35
-        if race_id is None:
-            info.text = _("No unfinished race.")
-            return
-        summary = next((r for r in app.race_log.races() if r.id == race_id), None)
-        if summary is None:
-            info.text = ""
-            return
-        info.text = _("{track}, {laps} lap(s), round {round}, {cars} cars").format(
-            track=track_title(summary.track_id), laps=summary.laps, round=summary.rounds + 1,
-            cars=len(summary.cars))
+        unfinished = app.unfinished_races()
+        target = unfinished[0] if unfinished else None
+        button.disabled = target is None
+        button.opacity = 1 if target is not None else 0.35
+        info.text = race_line(target) if target is not None else _("No unfinished race.")
+        others.text = (_("Other unfinished races: {n}").format(n=len(unfinished) - 1)
+                       if len(unfinished) > 1 else "")
+        if self.page == "ask":
+            self.ids.ask_race.text = race_line(target) if target is not None else ""
+        elif self.page == "unfinished":
+            self._unfinished(unfinished)
+
+    def _unfinished(self, races: list[Any]) -> None:
+        app = App.get_running_app()
+        box = self.ids.unfinished_rows
+        box.clear_widgets()
+        for summary in races:
+            row = BoxLayout(size_hint_y=None, height=app.tap * 1.3, spacing=app.fs * 0.4)
+            label = ToneLabel(text=race_line(summary), scale="small", size_hint_y=1)
+            row.add_widget(label)
+            button = Btn(text=_("Continue"), size_hint_x=None, width=app.tap * 2.6,
+                         test_name=f"resume {summary.id}")
+            button.bind(on_release=lambda _b, r=summary.id: self.continue_race(r))
+            row.add_widget(button)
+            box.add_widget(row)

@@ -55,6 +55,15 @@ def press_letters(track: Any) -> list[str]:
     return [chr(ord("A") + i) for i in range(min(count, 26))]
 
 
+def press_corner_number(track: Any, letter: str) -> int:
+    """The corner number (as the rulings count corners, 1 = the first after the start line)
+    of Press Corner ``letter``."""
+    import tracks
+
+    line = tracks.press_corner_line(track, letter)
+    return int(next(track.corner_number(c) for c in track.corners if c.line_after == line))
+
+
 def deck_flags(deck: str) -> tuple[bool, bool]:
     """(basic, advanced) for a deck choice."""
     return deck in ("basic", "both"), deck in ("advanced", "both")

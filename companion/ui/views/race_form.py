@@ -143,3 +143,35 @@ class RaceForm(DriverList):
 
             return render(error.why)
         return ""
+
+
+def legends_words(count: int) -> str:
+    """What the Legends stepper's figure means."""
+    if count == 0:
+        return _("Only the drivers race")
+    return _("The app drives {n} car(s)").format(n=count)
+
+
+def options_summary(form: RaceForm) -> str:
+    """What "More options" holds, as set now, in one short sentence."""
+    from .words import event_title
+
+    modules = form.modules
+    parts = [_("Legends deck: physical") if form.physical_deck else _("Legends deck: virtual"),
+             _("Grid: random") if form.random_grid else _("Grid: by hand")]
+    if form.tournament:
+        parts.append(_("Tournament gears"))
+    used = []
+    if modules.event:
+        used.append(event_title(modules.event))
+    if modules.weather_mode != "off":
+        used.append(_("Weather"))
+    if modules.road_mode != "off":
+        used.append(_("Road Conditions"))
+    if modules.press:
+        used.append(_("Press Corners"))
+    if modules.garage != "off":
+        used.append(_("Garage"))
+    parts.append(_("Modules: {list}").format(list=", ".join(used)) if used
+                 else _("Modules: none"))
+    return " · ".join(parts)

@@ -84,6 +84,15 @@ class SeasonForm(DriverList):
 
     # --- result --------------------------------------------------------------------------------
 
+    def race_list(self) -> list[Any]:
+        """The season's races: the official season's definitions, or the custom races (both
+        have ``track``)."""
+        if self.kind == "custom":
+            return list(self.races)
+        from companion.championship import SEASONS
+
+        return list(SEASONS[self.kind].races)
+
     def doc(self) -> dict[str, Any]:
         """The custom season's ``heat-season/1`` document."""
         return {"format": "heat-season/1", "id": "custom",
@@ -121,3 +130,25 @@ class SeasonForm(DriverList):
                 return _("Race {n} ({track}) cannot be played: the track is not in the "
                          "app.").format(n=number, track=race.track)
         return ""
+
+
+def race_words(number: int, race: Any) -> str:
+    """An official season's race in words: its track, Press Corners (with the corner each
+    letter names) and the Sponsorship cards each driver draws."""
+    from .names import track_title
+
+    press = ", ".join(race.press)
+    if race.playable and race.press:
+        import tracks
+
+        from .modules_form import press_corner_number
+
+        track = tracks.load_track(race.track)
+        press = ", ".join(_("{letter}: corner {n}").format(
+            letter=letter, n=press_corner_number(track, letter)) for letter in race.press)
+    text = _("Race {n}: {track}. Press Corners: {press}. Each driver draws {cards} "
+             "Sponsorship card(s) before the race.").format(
+        n=number, track=track_title(race.track), press=press or _("none"), cards=race.sponsors)
+    if not race.playable:
+        text += " " + _("Cannot be played: the track is not in the app.")
+    return text

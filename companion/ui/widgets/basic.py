@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import ColorProperty, ListProperty, StringProperty
+from kivy.properties import ColorProperty, ListProperty, OptionProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -24,6 +24,29 @@ class TLabel(Label):  # type: ignore[misc]
     """Wrapping text in the theme colour."""
 
     test_name = StringProperty("")
+
+
+TONES = ("fg", "muted", "accent", "warn", "ok")
+SCALES = ("body", "small", "big")
+
+
+class ToneLabel(TLabel):
+    """A wrapping label built in Python: ``tone`` (a theme colour) and ``scale`` (``body``,
+    ``small``, ``big``) are bound in ``common.kv`` to the app's colours and sizes, so the text
+    follows every theme change. (Passing ``color=app.c_muted`` instead would be overridden by
+    the kv rule, and a colour read at build time never follows the theme.)"""
+
+    tone = OptionProperty("fg", options=TONES)
+    scale = OptionProperty("body", options=SCALES)
+
+
+class Cell(Label):  # type: ignore[misc]
+    """One line of a table, cut short with "..." when too long; ``tone``, ``scale`` and
+    ``halign`` as for :class:`ToneLabel`."""
+
+    test_name = StringProperty("")
+    tone = OptionProperty("fg", options=TONES)
+    scale = OptionProperty("small", options=SCALES)
 
 
 class Swatch(Widget):  # type: ignore[misc]

@@ -1,14 +1,23 @@
-"""What the lap chart and the points chart share: one line per car in its colour, outlined,
-a dot at every point and the car's name at its end, drawn on an opaque background so
-``export_to_png`` gives a picture that reads in any viewer; and the PNG written once the chart
-has been laid out."""
+"""What the lap chart and the points chart share: one line per car in its colour, a dot at
+every point, the car's name in a column right of the plot (never on a gridline, never on
+another name; a leader line joins it to the car's last point), all drawn on an opaque
+background so ``export_to_png`` gives a picture that reads in any viewer; and the PNG written
+once the chart has been laid out.
+
+Every line must read on both themes: a car colour too close to the background (Black on the
+dark theme, Yellow and Grey on the light one) gets a casing in the text colour; the others get a
+thin casing in the background colour, which keeps crossing lines apart. Black itself is drawn
+in the theme's text colour (black on Light, white on Dark), as ink on paper.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
@@ -19,40 +28,161 @@ from ..views.names import COLOUR_RGB
 
 GREY = (0.5, 0.5, 0.5)
 """The marker colour of a car id that is not one of the six colours."""
+LINE_CONTRAST = 3.0
+"""WCAG 2 non-text contrast: a line or a marker against its background."""
+TEXT_CONTRAST = 4.5
+"""WCAG 2 text contrast: a car's name in its colour, else in the text colour."""
+
+Rgba = tuple[float, float, float, float]
+Box = tuple[float, float, float, float]
+"""x, y, width, height."""
+
+
+def luminance(colour: Sequence[float]) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Sequence[float], b: Sequence[float]) -> float:
+    """WCAG 2 contrast ratio of two colours (1-21)."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@dataclass(frozen=True)
+class CarInk:
+    """How one car is drawn on a background: its line's core and casing, its name's colour."""
+
+    core: Rgba
+    casing: Rgba
+    casing_width: float
+    """Extra width on each side of the core."""
+    text: Rgba
+
+
+def car_ink(car: str, background: Sequence[float], text: Sequence[float]) -> CarInk:
+    """The colours of ``car``'s line and name on ``background`` (``text``: the theme's text
+    colour)."""
+    core: Rgba = (*COLOUR_RGB.get(car, GREY), 1.0)
+    if car == "black":
+        core = (text[0], text[1], text[2], 1.0)
+    if contrast(core, background) >= LINE_CONTRAST:
+        casing: Rgba = (background[0], background[1], background[2], 1.0)
+        width = 1.0
+    else:
+        casing, width = (text[0], text[1], text[2], 1.0), 1.5
+    name = core if contrast(core, background) >= TEXT_CONTRAST else (
+        text[0], text[1], text[2], 1.0)
+    return CarInk(core, casing, width, name)
+
+
+def spread(wanted: list[float], gap: float, low: float, high: float) -> list[float]:
+    """Label centres as close to ``wanted`` as they can be, at least ``gap`` apart, within
+    ``low``..``high`` (centres, any order in, same order out)."""
+    order = sorted(range(len(wanted)), key=lambda i: -wanted[i])
+    placed: dict[int, float] = {}
+    previous = high + gap
+    for i in order:  # top down: push each below the one above it
+        y = min(wanted[i], previous - gap, high)
+        placed[i] = y
+        previous = y
+    floor = low - gap
+    for i in reversed(order):  # bottom up: push back above the floor
+        if placed[i] < floor + gap:
+            placed[i] = floor + gap
+        floor = placed[i]
+    return [placed[i] for i in range(len(wanted))]
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 class LineChart(Widget):  # type: ignore[misc]
     labels: Any = ObjectProperty(None, allownone=True)
     """Car id -> the name to print at the end of its line."""
 
-    def _text(self, text: str, size: float, rgba: Any, x: float, y: float,
-              anchor: str = "center") -> None:
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.gridlines: list[Box] = []
+        """Where the last drawing put its gridlines (thin boxes), for the layout tests."""
+        self.name_boxes: dict[str, Box] = {}
+        """Where the last drawing put each car's name."""
+        self.inks: dict[str, CarInk] = {}
+        app = App.get_running_app()
+        if app is not None and hasattr(app, "theme_name"):
+            app.bind(theme_name=self._theme_changed)  # a weak reference: no leak
+
+    def _theme_changed(self, *_args: Any) -> None:
+        self.redraw()
+
+    def redraw(self, *_args: Any) -> None:  # pragma: no cover - every chart draws itself
+        raise NotImplementedError
+
+    def _texture(self, text: str, size: float, rgba: Any) -> Any:
         label = CoreLabel(text=text, font_size=size, color=rgba)
         label.refresh()
-        texture = label.texture
+        return label.texture
+
+    def _text(self, text: str, size: float, rgba: Any, x: float, y: float,
+              anchor: str = "center") -> Box:
+        texture = self._texture(text, size, rgba)
         left = x - texture.width / 2 if anchor == "center" else (
             x if anchor == "left" else x - texture.width)
+        box = (left, y - texture.height / 2, texture.width, texture.height)
         Color(1, 1, 1, 1)
-        Rectangle(texture=texture, size=texture.size, pos=(left, y - texture.height / 2))
+        Rectangle(texture=texture, size=texture.size, pos=box[:2])
+        return box
 
     def _background(self, app: Any) -> None:
         Color(*app.c_panel)
         Rectangle(pos=self.pos, size=self.size)
+        self.gridlines = []
+        self.name_boxes = {}
+        self.inks = {}
 
-    def _car_line(self, app: Any, car: str, points: list[float], label: str) -> None:
-        """``car``'s line through ``points`` (x, y, x, y...), ``label`` after its last point."""
-        rgb = COLOUR_RGB.get(car, GREY)
+    def _gridline(self, app: Any, x0: float, x1: float, y: float) -> None:
+        Color(*app.c_muted)
+        Line(points=[x0, y, x1, y], width=1, dash_length=4, dash_offset=4)
+        self.gridlines.append((x0, y - 1, x1 - x0, 2))
+
+    def names_width(self, app: Any, names: Sequence[str]) -> float:
+        """The room the name column needs (at most 40 % of the chart)."""
         fs = app.fs_small
-        Color(*app.c_fg)
-        if len(points) >= 4:  # a Line needs two points
-            Line(points=points, width=4.5)
-        Color(*rgb, 1)
-        if len(points) >= 4:
-            Line(points=points, width=3)
-        for i in range(0, len(points), 2):
-            Ellipse(pos=(points[i] - 5, points[i + 1] - 5), size=(10, 10))
-        self._text(label, fs, (*rgb, 1) if car != "black" else app.c_fg,
-                   points[-2] + fs * 0.6, points[-1], anchor="left")
+        widest = max((CoreLabel(font_size=fs).get_extents(n)[0] for n in names), default=0)
+        return float(min(self.width * 0.4, widest + fs * 1.6))
+
+    def _car_lines(self, app: Any, lines: dict[str, tuple[list[float], str]],
+                   column_x: float, low: float, high: float) -> None:
+        """Every car's line (``car -> (points x, y, x, y…, name)``), then the names in a
+        column from ``column_x``, spread so none touches another, each joined to its line's
+        last point by a thin leader."""
+        fs = app.fs_small
+        background = app.c_panel
+        for car, (points, _name) in lines.items():
+            ink = car_ink(car, background, app.c_fg)
+            self.inks[car] = ink
+            if len(points) >= 4:  # a Line needs two points
+                Color(*ink.casing)
+                Line(points=points, width=2 + ink.casing_width)
+                Color(*ink.core)
+                Line(points=points, width=2)
+            for i in range(0, len(points), 2):
+                Color(*ink.casing)
+                Ellipse(pos=(points[i] - 6, points[i + 1] - 6), size=(12, 12))
+                Color(*ink.core)
+                Ellipse(pos=(points[i] - 4.5, points[i + 1] - 4.5), size=(9, 9))
+        cars = [car for car, (points, _n) in lines.items() if points]
+        ys = spread([lines[c][0][-1] for c in cars], fs * 1.3, low, high)
+        for car, y in zip(cars, ys, strict=True):
+            points, name = lines[car]
+            ink = self.inks[car]
+            Color(*ink.core)
+            Line(points=[points[-2] + 6, points[-1], column_x - fs * 0.3, y], width=1)
+            self.name_boxes[car] = self._text(name, fs, ink.text, column_x, y, anchor="left")
 
     def name(self, car: str) -> str:
         return str((self.labels or {}).get(car, car))

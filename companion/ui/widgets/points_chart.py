@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color, Line
 from kivy.properties import ObjectProperty, StringProperty
 
 from companion.i18n import _
@@ -37,25 +36,26 @@ class PointsChartView(LineChart):
                 return
             races = max(1, int(self.races or 1))
             top_points = max(1, max(max(v) for v in series.values()))
-            left, right = self.x + fs * 2.6, self.right - fs * 7.5
-            top, bottom = self.top - fs * 2.6, self.y + fs * 2.2
+            names = {car: _("{car}: {points}").format(car=self.name(car), points=totals[-1])
+                     for car, totals in series.items()}
+            left = self.x + fs * 2.6
+            right = self.right - self.names_width(app, list(names.values())) - fs
+            top, bottom = self.top - fs * 2.6, self.y + fs * 2.4
 
             def xy(race: int, points: int) -> tuple[float, float]:
                 return (left + (right - left) * race / races,
                         bottom + (top - bottom) * points / top_points)
 
-            Color(*app.c_muted)
             step = max(1, top_points // 5)
             for points in range(0, top_points + 1, step):
                 x0, y = xy(0, points)
                 x1, _y = xy(races, points)
-                Line(points=[x0, y, x1, y], width=1, dash_length=4, dash_offset=4)
+                self._gridline(app, x0, x1, y)
                 self._text(str(points), fs, app.c_muted, left - fs * 1.2, y)
             for race in range(0, races + 1):
                 x, _y = xy(race, 0)
-                self._text(str(race), fs, app.c_muted, x, bottom - fs * 1.1)
-            for car, totals in series.items():
-                points_xy: list[float] = []
-                for race, points in enumerate(totals):
-                    points_xy += xy(race, points)
-                self._car_line(app, car, points_xy, f"{self.name(car)} {totals[-1]}")
+                self._text(str(race), fs, app.c_muted, x, bottom - fs * 1.2)
+            lines = {car: ([c for race, points in enumerate(totals)
+                            for c in xy(race, points)], names[car])
+                     for car, totals in series.items()}
+            self._car_lines(app, lines, right + fs, bottom - fs * 0.5, top + fs * 0.5)

@@ -1,0 +1,49 @@
+"""What the table hardware layer says, in the player's language (Kivy-free).
+
+``hardware.detect`` explains a missing or partial table in its own technical English ("no wiring
+file at /etc/heat-companion/wiring.toml: running touch-only"; problems joined by "; "). The
+table reads :func:`reason_sentences` instead; the technical text stays available on the
+Hardware check screen under "Technical details".
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion.i18n import N_, _
+
+REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^no wiring file\b", re.I),
+     N_("No wiring file: no buttons or dials are set up for this table.")),
+    (re.compile(r"^wiring file rejected\b", re.I),
+     N_("The wiring file has a mistake, so its buttons and dials are not used.")),
+    (re.compile(r"^no GPIO\b", re.I),
+     N_("The Pi's input pins could not be opened.")),
+    (re.compile(r"describes no hardware$", re.I),
+     N_("The wiring file names no buttons, dials or hub.")),
+    (re.compile(r"^No module named\b|not installed", re.I),
+     N_("Hardware support is not installed.")),
+)
+"""The hardware layer's reasons (``hardware/detection.py``) -> a sentence for the table."""
+UNKNOWN = N_("The table hardware could not be used.")
+TOUCH_ONLY = re.compile(r"^\s*running touch-only\s*$", re.I)
+
+
+def reason_parts(reason: str) -> list[str]:
+    """The separate problems in a hardware reason (``"; "``-joined; a rejected wiring file's
+    own message, after its first line, belongs to that problem)."""
+    head, _newline, _detail = reason.strip().partition("\n")
+    return [part.strip() for part in head.split(";") if part.strip()]
+
+
+def reason_sentences(reason: str) -> list[str]:
+    """Each problem of ``reason`` as a translated sentence (unknown ones in general words),
+    without the layer's own "running touch-only" (the app says that itself)."""
+    out: list[str] = []
+    for part in reason_parts(reason):
+        if TOUCH_ONLY.match(part):
+            continue
+        sentence = next((text for pattern, text in REASONS if pattern.search(part)), UNKNOWN)
+        if _(sentence) not in out:
+            out.append(_(sentence))
+    return out

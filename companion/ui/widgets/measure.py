@@ -1,0 +1,15 @@
+"""How wide a text is drawn: buttons sized to their longest label in the current language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def text_width(texts: Iterable[str], size: float) -> float:
+    """The width the widest line of ``texts`` needs at font ``size``, plus a button's padding
+    (a :class:`~companion.ui.widgets.basic.Btn` wraps its text 8 px inside its edges)."""
+    from kivy.core.text import Label as CoreLabel
+
+    measure = CoreLabel(font_size=size).get_extents
+    widest = max((measure(line)[0] for text in texts for line in text.split("\n")), default=0)
+    return float(widest + size * 1.6)

@@ -1,0 +1,73 @@
+"""What a screen saved, in words ("Results and lap chart saved"), with where it went one tap
+away ("Where?" shows the folder in small type): a full path is data, not a headline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.i18n import _
+
+from .basic import Btn, ToneLabel
+
+
+class SavedLine(BoxLayout):  # type: ignore[misc]
+    test_name = StringProperty("saved line")
+    shown = BooleanProperty(False)
+    """True while the folder is shown."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", size_hint_y=None, height=0, **kwargs)
+        app = App.get_running_app()
+        self._words: Callable[[], str] | None = None
+        self.where = ""
+        self.row = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.4)
+        self.words = ToneLabel(tone="muted", scale="small", size_hint_y=1)
+        self.words.test_name = "saved"
+        self.button = Btn(size_hint_x=None, width=app.tap * 2.4, font_size=app.fs_small,
+                          test_name="saved where")
+        self.button.bind(on_release=lambda _b: self.toggle())
+        self.path = ToneLabel(tone="muted", scale="small")
+        self.path.test_name = "saved path"
+        self.row.add_widget(self.words)
+        self.row.add_widget(self.button)
+        self.path.bind(height=lambda *_a: self._fit())
+
+    def say(self, words: Callable[[], str], where: str = "") -> None:
+        """Show ``words()`` (called again after a language switch) and, on demand, ``where``."""
+        self._words = words
+        self.where = where
+        self.render()
+
+    def clear(self) -> None:
+        self._words = None
+        self.where = ""
+        self.shown = False
+        self.render()
+
+    def toggle(self) -> None:
+        self.shown = not self.shown
+        self.render()
+
+    def render(self) -> None:
+        """Draw what was said in the current language."""
+        self.clear_widgets()
+        if self._words is None:
+            self.height = 0
+            return
+        self.add_widget(self.row)
+        self.words.text = self._words()
+        self.button.text = _("Hide folder") if self.shown else _("Where?")
+        self.button.disabled = not self.where
+        self.button.opacity = 1 if self.where else 0
+        if self.shown and self.where:
+            self.path.text = self.where
+            self.add_widget(self.path)
+        self._fit()
+
+    def _fit(self) -> None:
+        self.height = sum(child.height for child in self.children)

@@ -1,0 +1,143 @@
+"""Results and Standings say what their figures mean (issue 10 point 9): the round each car
+finished in and whose Sponsorship cards are whose in words, what was saved in words with the
+folder one tap away, and charts whose names never sit on a gridline or on each other, with
+every car's line (Legend Black's too) readable on both themes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+import tracks
+from companion.engine.modules import RaceModules
+from companion.ui.views.race_form import RaceForm
+from companion.ui.widgets.line_chart import LINE_CONTRAST, contrast, overlaps
+from companion.ui.widgets.lookup import find, walk
+
+pytestmark = pytest.mark.ui
+
+
+def play_out(session: Any, seed: int = 3) -> Any:
+    """Play ``session`` to the end with the engine's simulated drivers (``companion.racesim``),
+    straight into the log: the screens under test see a finished race without the taps."""
+    from companion.racesim import SensibleDriver, run_race
+
+    for action in run_race(session.setup, seed=seed, driver=SensibleDriver).actions:
+        session.submit(action)
+    assert session.state.over
+    return session
+
+
+def _texts(screen: Any) -> list[str]:
+    from kivy.uix.label import Label
+
+    return [w.text for w in walk(screen) if isinstance(w, Label) and w.text and w.opacity > 0]
+
+
+def chart_layout_problems(chart: Any) -> list[str]:
+    """Names on gridlines, on each other, or outside the chart."""
+    problems = []
+    names = list(chart.name_boxes.items())
+    for car, box in names:
+        problems += [f"{car}'s name is on a gridline" for line in chart.gridlines
+                     if overlaps(box, line)]
+        x, y, w, h = box
+        if x < chart.x or y < chart.y or x + w > chart.right + 1 or y + h > chart.top + 1:
+            problems.append(f"{car}'s name is outside the chart")
+    for i, (car, box) in enumerate(names):
+        problems += [f"{car}'s name is on {other}'s" for other, other_box in names[i + 1:]
+                     if overlaps(box, other_box)]
+    return problems
+
+
+def _check_charts(ui: Any, screen: Any) -> None:
+    from companion.ui.widgets.line_chart import LineChart
+
+    app = ui.app
+    chart = next(w for w in walk(screen) if isinstance(w, LineChart))
+    for theme in ("light", "dark"):
+        app.set_theme(theme)
+        ui.pump()
+        assert chart.name_boxes and chart.gridlines
+        assert chart_layout_problems(chart) == [], theme
+        black = chart.inks["black"]  # Legend Black: its own line reads, not just its casing
+        assert contrast(black.core, app.c_panel) >= LINE_CONTRAST, theme
+
+
+def test_results_say_what_each_figure_means(ui) -> None:
+    app = ui.app
+    track = tracks.load_track("usa")
+    form = RaceForm(seed=5)
+    form.first_race()
+    form.set_legends(2)  # Legend Black among them
+    app.open_session(play_out(app.log().new_race(form.setup(track))))
+    screen = app.sm.current_screen
+    assert app.sm.current == "results"
+    state = app.session.state
+    for _car, place, rnd in state.results:
+        assert find(screen, f"place {place} words").text == f"Finished in round {rnd}"
+    assert not any("(round" in text for text in _texts(screen))
+    # What was saved, in words; the folder only on demand.
+    screen.export_chart()
+    ui.pump()
+    assert find(screen, "saved").text == (
+        "Results and lap chart saved (JSON and PNG) with the race log.")
+    assert not any(str(app.data_path) in text for text in _texts(screen))
+    ui.player.press("saved where")
+    assert find(screen, "saved path").text == f"Folder: {app.data_path / 'results'}"
+    ui.player.press("saved where")
+    assert not any(str(app.data_path) in text for text in _texts(screen))
+    ui.player.press("export")
+    assert find(screen, "saved").text == "Race file exported (heat-race JSON)."
+    assert not any(str(app.data_path) in text for text in _texts(screen))
+    _check_charts(ui, screen)
+
+
+def test_sponsorship_cards_name_their_owner(ui) -> None:
+    app = ui.app
+    track = tracks.load_track("usa")
+    form = RaceForm(seed=1)
+    form.first_race()
+    form.set_legends(1)
+    modules = RaceModules(event="new-speed-record",
+                          press_corners=tracks.default_press_corners(track.corners))
+    app.open_session(play_out(app.log().new_race(replace(form.setup(track), modules=modules))))
+    screen = app.sm.current_screen
+    assert app.sm.current == "results"
+    state = app.session.state
+    humans = [c for c in state.cars if not c.legend]
+    assert any(c.sponsors for c in humans)
+    words = "\n".join(t for t in _texts(screen))
+    for car in humans:
+        name = car.name or car.id
+        assert f"{name} won {car.sponsors} Sponsorship card(s)" in words
+    assert "\n0 Sponsorship" not in words and not any(
+        t.startswith(tuple("0123456789")) and "Sponsorship" in t for t in _texts(screen))
+
+
+def test_standings_explain_the_race_columns_and_keep_names_off_the_gridlines(ui) -> None:
+    app = ui.app
+    ui.player.press("championship")
+    ui.player.press("season 1961")
+    for index, name in enumerate(("Maximilianus", "Bartholomäus")):
+        ui.player.find(f"name {index}").text = name
+    ui.player.press("create season")
+    from companion.ui.views.next_race import plan_next_race
+
+    store = app.season_store()
+    plan = plan_next_race(store, app.season_id, seed=5)
+    app.open_session(play_out(store.start_race(plan.season_id, plan.setup({}))))
+    assert app.sm.current == "results"
+    ui.player.press("standings")
+    screen = app.sm.current_screen
+    assert find(screen, "tie note").text.startswith(
+        "Each race: points, then the place in brackets.")
+    ui.player.press("export standings")
+    assert find(screen, "saved").text == (
+        "Standings saved (CSV and JSON) with the points chart (PNG).")
+    assert not any(str(app.data_path) in text for text in _texts(screen))
+    ui.player.press("saved where")
+    assert find(screen, "saved path").text == f"Folder: {app.data_path / 'seasons'}"
+    _check_charts(ui, screen)

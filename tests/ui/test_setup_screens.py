@@ -1,0 +1,234 @@
+"""New race and New season at a table (issue 10 point 8): the usual race (track, laps, drivers,
+Legends and their difficulty) and a season (its races, drivers, Legends) are set up on one
+screen without scrolling at 800x480, with six cars, 12-letter names, in en, zh_TW and ko; every
+control is a touch target of 48 px or more; every text fits its box; every figure is explained
+in words; the advanced options, the track's unverified notes and a season's races are one tap
+away."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.ui.widgets.lookup import find, walk
+
+pytestmark = pytest.mark.ui
+
+LANGUAGES = ("en", "zh_TW", "ko")
+NAMES = ("Maximilianus", "Bartholomäus", "Christabella", "Konstantinos", "Wilhelminaxx",
+         "Evangelineee")
+MIN_TAP = 48
+
+
+def _shown(widget: Any) -> bool:
+    while widget is not None and widget is not widget.parent:
+        if widget.opacity <= 0 or widget.width <= 0 or widget.height <= 0:
+            return False
+        widget = widget.parent
+    return True
+
+
+def _window_box(widget: Any) -> tuple[float, float, float, float]:
+    x, y = widget.to_window(widget.x, widget.y)
+    return x, y, widget.width, widget.height
+
+
+def layout_problems(app: Any, where: str) -> list[str]:
+    """What keeps the current screen from being read and used without scrolling: a control or
+    a text outside the window or under a ScrollView, a touch target under 48 px, a text larger
+    than its box (or cut short), two controls on top of each other."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
+    from kivy.uix.textinput import TextInput
+
+    window = app.root_window
+    problems: list[str] = []
+    controls: list[tuple[str, tuple[float, float, float, float]]] = []
+    for widget in walk(app.sm.current_screen):
+        control = isinstance(widget, (ButtonBehavior, TextInput))
+        if not (control or isinstance(widget, Label)) or not _shown(widget):
+            continue
+        name = f"{where}: {type(widget).__name__} {getattr(widget, 'test_name', '')!r} " \
+               f"{getattr(widget, 'text', '')[:30]!r}"
+        node = widget.parent
+        while node is not None and node is not node.parent:
+            if isinstance(node, ScrollView):
+                problems.append(f"{name} scrolls")
+                break
+            node = node.parent
+        x, y, w, h = _window_box(widget)
+        if x < -1 or y < -1 or x + w > window.width + 1 or y + h > window.height + 1:
+            problems.append(f"{name} is outside the window ({x:.0f},{y:.0f},{w:.0f},{h:.0f})")
+        if control:
+            if w < MIN_TAP - 0.5 or h < MIN_TAP - 0.5:
+                problems.append(f"{name} is a {w:.0f}x{h:.0f} touch target")
+            controls.append((name, (x, y, w, h)))
+        if isinstance(widget, Label) and widget.text:
+            tw, th = widget.texture_size
+            if tw > w + 1 or th > h + 1:
+                problems.append(f"{name}: text {tw:.0f}x{th:.0f} in a {w:.0f}x{h:.0f} box")
+            if widget.shorten and not widget.markup:
+                full = CoreLabel(font_size=widget.font_size).get_extents(widget.text)[0]
+                if full > w + 1:
+                    problems.append(f"{name}: cut short ({full:.0f} px in {w:.0f})")
+    for i, (name, (x, y, w, h)) in enumerate(controls):
+        for other, (ox, oy, ow, oh) in controls[i + 1:]:
+            if x < ox + ow - 1 and ox < x + w - 1 and y < oy + oh - 1 and oy < y + h - 1:
+                problems.append(f"{name} overlaps {other}")
+    return problems
+
+
+@pytest.fixture
+def app800(ui: Any) -> Any:
+    from kivy.core.window import Window
+
+    if tuple(Window.size) != (800, 480):  # another test module may have opened the window
+        Window.size = (800, 480)
+        ui.pump(3)
+    assert tuple(ui.app.root_window.size) == (800, 480)
+    return ui.app
+
+
+def _new_race(ui: Any, humans: int, legends: int, bonus: int = 0) -> Any:
+    ui.app.show("start")
+    ui.player.press("new race")
+    screen = ui.app.sm.current_screen
+    screen.new_form()
+    while len(screen.form.drivers) < humans:
+        ui.player.press("add driver")
+    for index in range(humans):
+        ui.player.find(f"name {index}").text = NAMES[index]
+    for _ in range(legends):
+        ui.player.press("legends plus")
+    for _ in range(bonus):
+        ui.player.press("bonus plus")
+    ui.pump()
+    return screen
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_new_race_fits_one_screen_with_six_cars(ui, app800, language: str) -> None:
+    app = app800
+    app.set_language(language)
+    for humans, legends, bonus in ((6, 0, 0), (2, 4, 6), (4, 2, 3)):
+        screen = _new_race(ui, humans, legends, bonus)
+        assert screen.page == "setup"
+        where = f"newrace {humans}+{legends} [{language}]"
+        assert layout_problems(app, where) == []
+        for index in range(humans):  # every driver's row is there, each control tappable
+            for control in ("colour", "name", "seat", "handicap", "remove"):
+                assert _shown(find(screen, f"{control} {index}")), (where, control, index)
+        for control in ("legends minus", "legends plus", "bonus minus", "bonus plus",
+                        "laps minus", "laps plus", "track prev", "track next", "start race"):
+            assert _shown(find(screen, control)), (where, control)
+
+
+def test_every_figure_on_new_race_is_said_in_words(ui, app800) -> None:
+    screen = _new_race(ui, 2, 2, 1)
+    text = {name: find(screen, name).text for name in
+            ("track facts", "track notice", "options summary")}
+    steppers = {name: (find(screen, name).value, find(screen, name).meaning)
+                for name in ("laps", "legends", "bonus")}
+    assert steppers == {"laps": ("Laps: 1", "The board says 2"),
+                        "legends": ("Legends: 2", "The app drives 2 car(s)"),
+                        "bonus": ("Difficulty: +1", "Legends +1 on straights")}
+    assert text["track facts"] == "4 corners. Each car starts with 6 Heat and 3 Stress."
+    assert "lap(s) on the board" not in str(text)  # the board's laps sit under Laps only
+    assert text["options summary"] == (
+        "Legends deck: virtual · Grid: random · Modules: none")
+    # One short notice for the track's unverified data, the notes themselves on demand.
+    assert text["track notice"] == "Track data not yet checked"
+    notes = screen.info.track.unverified
+    assert len(notes) >= 2
+    assert not any(note in str(text) for note in notes)
+    ui.player.press("track details")
+    assert screen.page == "notes"
+    shown = find(screen, "track notes").text
+    assert all(note in shown for note in notes)
+    ui.player.press("back")
+    assert screen.page == "setup"
+    # More options: the grid and its draw number explained, Press Corners named by corner.
+    ui.player.press("more options")
+    assert screen.page == "options"
+    assert find(screen, "grid").text == "Starting grid: drawn at random"
+    order = [screen._car_text(car) for car in screen.form.grid_order()]
+    assert find(screen, "grid words").text == (
+        f"Pole position: {order[0]}. Then: {', '.join(order[1:])}.")
+    assert find(screen, "seed words").text.startswith(
+        f"Draw number {screen.form.seed}: it decides the random grid")
+    assert "Sponsorship card" in find(screen, "press note").text
+    assert find(screen, "press A").text == "A: corner 1"
+    assert find(screen, "press D").text == "D: corner 4"
+    ui.player.press("press C")
+    ui.player.press("more options")  # the page button says "Race setup" here
+    assert screen.page == "setup"
+    assert find(screen, "options summary").text.endswith("Modules: Press Corners")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_new_season_fits_one_screen(ui, app800, language: str) -> None:
+    app = app800
+    app.set_language(language)
+    for kind, humans, legends in (("1961", 4, 2), ("1964", 6, 0), ("custom", 2, 4)):
+        app.show("start")
+        ui.player.press("championship")
+        screen = app.screen("newseason")
+        screen.new_form(kind)
+        app.show("newseason")
+        form = screen.form
+        form.set_legends(0)
+        screen.refresh()
+        while len(form.drivers) < humans:
+            ui.player.press("add driver")
+        for index in range(humans):
+            ui.player.find(f"name {index}").text = NAMES[index]
+        for _ in range(legends):
+            ui.player.press("legends plus")
+        ui.pump()
+        where = f"newseason {kind} {humans}+{legends} [{language}]"
+        assert layout_problems(app, where) == []
+        for control in ("legends minus", "legends plus", "bonus minus", "bonus plus",
+                        "season races details", "create season"):
+            assert _shown(find(screen, control)), (where, control)
+        ui.player.press("season races details")
+        assert screen.page == "races"
+        ui.player.press("back")
+        assert screen.page == "setup"
+
+
+def test_a_seasons_races_are_explained(ui, app800) -> None:
+    app = app800
+    ui.player.press("championship")
+    ui.player.press("season 1961")
+    screen = app.sm.current_screen
+    assert find(screen, "season races").text == "3 race(s): Great Britain, USA, Italy"
+    ui.player.press("season races details")
+    first = find(screen, "season race 1").text
+    assert first == ("Race 1: Great Britain. Press Corners: A: corner 1. Each driver draws 2 "
+                     "Sponsorship card(s) before the race.")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_start_with_its_notices_fits_and_nothing_covers_a_control(ui, app800,
+                                                                  language: str) -> None:
+    """The touch-only notice and "Other unfinished races" are lines of the Start screen: with
+    both shown, every control is whole, tappable and on its own (issue 10 points 5 and 10)."""
+    app = app800
+    for names in (NAMES[:2], NAMES[2:4]):
+        app.show("start")
+        ui.player.set_up_race(names)
+        ui.player.press("start race")
+        ui.player.press("menu")
+    app.set_language(language)
+    ui.pump()
+    start = app.sm.current_screen
+    assert app.sm.current == "start" and start.page == "home"
+    assert find(start, "hardware notice").text and find(start, "other unfinished").text
+    assert layout_problems(app, f"start [{language}]") == []
+    ui.player.press("new race")
+    assert start.page == "ask"
+    assert layout_problems(app, f"start/ask [{language}]") == []
+    ui.player.press("back")
