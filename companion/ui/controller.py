@@ -43,6 +43,7 @@ from .views.keypad import UNPAID_TEMPLATE, Entry
 from .views.names import car_label
 from .views.race_prompts import DirectPlay, race_view, react_buttons
 from .views.race_view import OrderRow, RaceView, ReactButton, order_rows
+from .views.storage_fault import fault_reason
 from .views.words import render
 
 RunRound: Any = getattr(engine, "RunRound", None)
@@ -66,11 +67,21 @@ class Session(Protocol):
 
 
 class RaceController:
-    """Drives one race session; ``on_change`` is called after every input (main thread)."""
+    """Drives one race session; ``on_change`` is called after every input (main thread).
 
-    def __init__(self, session: Session, on_change: Callable[[], None] | None = None) -> None:
+    ``on_fault(error)`` is called when the session's log could not record an input, undo or
+    redo (a full disk, a locked or read-only log: the session is then unchanged); it shows the
+    fault and returns True, or returns False for an error that is no storage fault (a bug,
+    raised again). Without it every error is raised.
+    """
+
+    def __init__(self, session: Session, on_change: Callable[[], None] | None = None, *,
+                 on_fault: Callable[[Exception], bool] | None = None) -> None:
         self.session = session
         self.on_change = on_change
+        self.on_fault = on_fault
+        self.unrecorded: Callable[[], object] | None = None
+        """The input the log did not record, to submit again (:meth:`retry`)."""
         self._messages: list[Callable[[], str]] = []
         self._error: Callable[[], str] | None = None
         self._entry = Entry()
@@ -85,9 +96,15 @@ class RaceController:
         if self.on_change is not None:
             self.on_change()
 
-    def _submit(self, action: Action) -> Applied | Rejection:
+    def _submit(self, action: Action) -> Applied | Rejection | None:
         before = self.state
-        result = self.session.submit(action)
+        try:
+            result = self.session.submit(action)
+        except Exception as error:
+            if not self._not_recorded(error, lambda: self._submit(action)):
+                raise
+            return None
+        self.unrecorded = None
         if isinstance(result, Rejection):
             reason = result.reason
             if isinstance(action, ChooseGear):  # many drivers pick at once: say whose gear
@@ -102,6 +119,30 @@ class RaceController:
             self._messages = self._sentences(before, action, result.outcomes)
         self._changed()
         return result
+
+    def _not_recorded(self, error: Exception, again: Callable[[], object]) -> bool:
+        """The log did not record an input: the session is as it was, so the race is too, and
+        the keypad keeps what was typed. Nothing is shown as accepted; the race screen says why
+        and the app shows the fault (``on_fault``). False: not a storage fault."""
+        if self.on_fault is None:
+            return False
+        self.unrecorded = again
+        if not self.on_fault(error):
+            self.unrecorded = None
+            return False
+        self._error = lambda: _("Not recorded: {reason}").format(reason=fault_reason(error))
+        self._changed()
+        return True
+
+    def retry(self) -> bool:
+        """Submit the input the log did not record once more (after space was freed…); True
+        when it is recorded now. It is recorded once: the session is unchanged by a failure."""
+        again = self.unrecorded
+        if again is None:
+            return False
+        self.unrecorded = None
+        again()
+        return self.unrecorded is None
 
     def refuse(self, msgid: str, **params: object) -> None:
         """Show why an input that reached no engine action did nothing (e.g. a table button
@@ -148,10 +189,10 @@ class RaceController:
 
     # --- inputs: gears (steps 1-2) --------------------------------------------------------
 
-    def choose_gear(self, car: str, gear: int) -> Applied | Rejection:
+    def choose_gear(self, car: str, gear: int) -> Applied | Rejection | None:
         return self._submit(ChooseGear(car, gear))
 
-    def clogged(self, car: str) -> Applied | Rejection:
+    def clogged(self, car: str) -> Applied | Rejection | None:
         return self._submit(ChooseGear(car, self.state.car(car).gear, clogged=True))
 
     # --- inputs: the reveal keypad (step 3) -----------------------------------------------
@@ -269,23 +310,34 @@ class RaceController:
 
     # --- inputs: Legends and the log -------------------------------------------------------
 
-    def legend_card(self, card: int) -> Applied | Rejection:
+    def legend_card(self, card: int) -> Applied | Rejection | None:
         return self._submit(LegendCard(card))
 
     def run_round(self) -> Applied | Rejection | None:
         return self._submit(RunRound()) if RunRound is not None else None
 
     def undo(self) -> bool:
-        done = self.session.undo()
+        try:
+            done = self.session.undo()
+        except Exception as error:
+            if not self._not_recorded(error, self.undo):
+                raise
+            return False
         self._after_log(done, N_("Undone."))
         return done
 
     def redo(self) -> bool:
-        done = self.session.redo()
+        try:
+            done = self.session.redo()
+        except Exception as error:
+            if not self._not_recorded(error, self.redo):
+                raise
+            return False
         self._after_log(done, N_("Redone."))
         return done
 
     def _after_log(self, done: bool, message: str) -> None:
+        self.unrecorded = None
         self._entry.clear()
         self._error = None if done else (lambda: _("Nothing to undo or redo."))
         if done:

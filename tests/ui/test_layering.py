@@ -5,9 +5,10 @@
 The rules, for every module, counting what it imports directly and what it imports through
 other ``companion.ui`` modules (module-level and function-level imports alike):
 
-1. ``views/``, ``controller.py``, ``hardware_bridge.py`` and ``demo/script.py`` import no Kivy,
-   so they run and are tested without a window; a view imports nothing of the UI outside
-   ``views/`` (views are what the rest renders, not the other way round).
+1. ``views/``, ``controller.py``, ``hardware_bridge.py``, ``log_access.py`` and
+   ``demo/script.py`` import no Kivy, so they run and are tested without a window; a view
+   imports nothing of the UI outside ``views/`` (views are what the rest renders, not the other
+   way round).
 2. Screens import neither ``companion.storage`` nor ``companion.session``: the race log and the
    seasons are reached through the App (``app/data.py``). Nor do they import the App package
    or the demo (they reach the running App through ``App.get_running_app()``).
@@ -33,7 +34,7 @@ import pytest
 UI = Path(__file__).resolve().parents[2] / "companion" / "ui"
 PACKAGE = "companion.ui"
 KIVY_FREE = ("companion.ui.views", "companion.ui.controller", "companion.ui.hardware_bridge",
-             "companion.ui.demo.script")
+             "companion.ui.demo.script", "companion.ui.log_access")
 STORAGE = ("companion.storage", "companion.session")
 NOT_FOR_WIDGETS = (*STORAGE, "companion.championship", "companion.racefile", "hardware",
                    "companion.ui.screens", "companion.ui.app", "companion.ui.controller",

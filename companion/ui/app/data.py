@@ -9,6 +9,7 @@ the engine, on first use).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -21,55 +22,120 @@ race's rules, so it lives beside the log rather than in it)."""
 
 
 class DataMixin:
-    """The race log, the seasons and the seats of the app's ``data_path``."""
+    """The race log, the seasons and the seats of the app's ``data_path``.
+
+    The log is held through a :class:`~companion.ui.log_access.LogAccess`: claimed for the
+    app's whole life (a second copy of the app is told which one runs), opened to write, or to
+    read only on read-only storage. Every failure is a ``StorageError`` the app routes to its
+    storage fault screen (:mod:`.storage_faults`).
+    """
 
     data_path: Path
     race_log: Any
     season_store_: Any
+    _log_access: Any = None
+
+    @property
+    def log_access(self) -> Any:
+        """The :class:`~companion.ui.log_access.LogAccess` of the data folder's log."""
+        if self._log_access is None:
+            from ..log_access import LogAccess
+
+            self._log_access = LogAccess(self.data_path / storage_paths.LOG_FILE)
+        return self._log_access
+
+    @property
+    def storage_read_only(self) -> bool:
+        """The log is open to read only: races can be viewed and exported, nothing saved."""
+        return self._log_access is not None and self._log_access.read_only is not None
+
+    def _sync_data(self) -> None:
+        access = self.log_access
+        self.race_log = access.log
+        self.season_store_ = access.seasons
+
+    def open_storage(self) -> None:
+        """Claim and open the race log (again, after a fault: Retry).
+
+        :raises StorageError: why it cannot be opened; a ``ReadOnlyError`` comes after the log
+            was opened to read only (``storage_read_only``).
+        """
+        try:
+            self.log_access.open()
+        finally:
+            self._sync_data()
+
+    def view_read_only(self, why: Any) -> None:
+        """Stop writing (the storage turned read-only): reopen the log to read only."""
+        try:
+            self.log_access.open_to_read(why)
+        finally:
+            self._sync_data()
+
+    def start_new_log(self, aside: Path) -> Path:
+        """Set the current log file aside as ``aside`` and start an empty one (only when the
+        user asks); returns the name the old file took."""
+        try:
+            return Path(self.log_access.start_new_log(aside))
+        finally:
+            self._sync_data()
 
     def log(self) -> Any:
-        """The race log, opened on first need (it brings in the engine and SQLite)."""
-        if self.race_log is None:
-            from companion.session import RaceLog
+        """The race log, opened on first need (it brings in the engine and SQLite).
 
-            self.data_path.mkdir(parents=True, exist_ok=True)
-            self.race_log = RaceLog(self.data_path / storage_paths.LOG_FILE)
+        :raises StorageError: it cannot be opened (see :meth:`open_storage`).
+        """
+        if self.race_log is None:
+            self.open_storage()
         return self.race_log
 
     def season_store(self) -> Any:
-        """The Championship seasons of the race log file, opened on first need (the first
-        opening adds the season tables to the file: ``companion.storage.seasons``)."""
+        """The Championship seasons of the race log file, opened on first need (to write, the
+        first opening adds the season tables to the file: ``companion.storage.seasons``)."""
         if self.season_store_ is None:
-            from companion.storage.seasons import SeasonStore
-
-            self.data_path.mkdir(parents=True, exist_ok=True)
-            self.season_store_ = SeasonStore(self.data_path / storage_paths.LOG_FILE)
+            self.log()
+            self.season_store_ = self.log_access.season_store()
         return self.season_store_
 
     def has_seasons(self) -> bool:
-        """True when the log file has the season tables (without adding them)."""
+        """True when the log file has the season tables (looked at without adding them)."""
         if self.season_store_ is not None:
             return True
-        import sqlite3
-
-        path = self.data_path / storage_paths.LOG_FILE
-        if not path.exists():
-            return False
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            row = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'season_races'")
-            return row.fetchone() is not None
-        finally:
-            db.close()
+        self.log()
+        return bool(self.log_access.has_seasons())
 
     def unfinished_races(self) -> list[Any]:
         """Every race not over (``RaceSummary``), the one Continue opens first: the race the
         table played last (``last_race``) while it is unfinished, else the one created last;
         then the others, most recently created first."""
-        races = [r for r in self.log().races() if not r.over]
+        from companion.storage.errors import DamagedLogError
+
+        try:
+            races = [r for r in self.log().races() if not r.over]
+        except DamagedLogError:  # one damaged row hides the list: the newest race, if readable
+            races = self._newest_unfinished()
         last = getattr(self, "last_race", None)
         races.sort(key=lambda r: r.id != last)  # stable: keeps newest-first for the rest
         return races
+
+    def _newest_unfinished(self) -> list[Any]:
+        """The race list cannot be read (a damaged summary): the unfinished race created last,
+        read on its own (a replay), so Continue still offers it; [] if it cannot be read
+        either (opening it, or the Races screen, then says what is damaged)."""
+        from companion.session import RaceSummary
+        from companion.storage.errors import StorageError
+
+        try:
+            race_id = self.log().unfinished_race()
+            if race_id is None:
+                return []
+            session = self.log().open_race(race_id)
+        except StorageError:
+            return []
+        state = session.state
+        return [RaceSummary(id=session.race_id, created=session.created,
+                            track_id=state.track.id, laps=state.laps, cars=session.setup.cars,
+                            rounds=state.round, over=state.over, results=state.results)]
 
     def continue_target(self) -> str | None:
         """The race Continue opens (None: every race is over)."""
@@ -81,24 +147,23 @@ class DataMixin:
 
     def create_season(self, form: Any) -> tuple[str | None, str]:
         """Store the season the New season ``form`` describes (its definition, cars and Legends
-        bonus): ``(season id, "")``, or ``(None, why)`` when the season or the log refuses it."""
+        bonus): ``(season id, "")``, or ``(None, why)`` when the season refuses it. A storage
+        fault (a full disk, read-only storage) is raised, for the fault screen."""
         from companion.championship import SeasonError
-        from companion.storage import StorageError
+        from companion.storage import RefusedError
 
         try:
             season_id = self.season_store().create_season(
                 form.definition(), form.cars(), legend_bonus=form.bonus)
-        except (SeasonError, StorageError) as error:
+        except (SeasonError, RefusedError) as error:
             return None, str(error)
         return str(season_id), ""
 
     def _close_data(self) -> None:
-        if self.race_log is not None:
-            self.race_log.close()
-            self.race_log = None
-        if self.season_store_ is not None:
-            self.season_store_.close()
-            self.season_store_ = None
+        if self._log_access is not None:
+            self._log_access.close()
+        self.race_log = None
+        self.season_store_ = None
 
     # --- seats ---------------------------------------------------------------------------------
 
@@ -110,14 +175,22 @@ class DataMixin:
         return doc if isinstance(doc, dict) else {}
 
     def save_seats(self, race_id: str, seats: dict[int, str]) -> None:
-        """Remember which seat plays which car in race ``race_id`` (written atomically)."""
+        """Remember which seat plays which car in race ``race_id`` (written atomically). The
+        seats are the table's wiring, not the race: when they cannot be written (the race
+        itself was), the race goes on with them in memory, and the failure is logged."""
         doc = self._read_seats()
         doc[race_id] = {str(seat): car for seat, car in sorted(seats.items())}
-        self.data_path.mkdir(parents=True, exist_ok=True)
         path = self.data_path / SEATS_FILE
         tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(doc, indent=1), encoding="utf-8")
-        tmp.replace(path)
+        try:
+            tmp.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+            tmp.replace(path)
+        except OSError as error:
+            from kivy.logger import Logger
+
+            Logger.warning("heat-companion: seats of race %s not saved: %s", race_id, error)
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
     def load_seats(self, session: Any) -> dict[int, str]:
         """The race's seats as saved, else the human drivers in grid order from seat 1."""

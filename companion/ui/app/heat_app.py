@@ -32,10 +32,12 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
 
 from companion import i18n  # noqa: E402
 from companion.storage import paths as storage_paths  # noqa: E402
+from companion.storage.errors import StorageError  # noqa: E402
 
 from ..widgets.translation import tr  # noqa: E402
 from .data import DataMixin  # noqa: E402
 from .settings import SettingsMixin, register_font  # noqa: E402
+from .storage_faults import FAULT_SCREEN, FaultMixin  # noqa: E402
 from .table_hardware import HardwareFactory, HardwareMixin  # noqa: E402
 
 __all__ = ["SCREENS", "HeatApp", "main"]
@@ -58,12 +60,13 @@ SCREENS: dict[str, tuple[str, str]] = {
     "newseason": ("new_season", "NewSeasonScreen"),
     "nextrace": ("next_race", "NextRaceScreen"),
     "standings": ("standings", "StandingsScreen"),
+    FAULT_SCREEN: ("storage_fault", "StorageFaultScreen"),
 }
 """Screen name -> (module in :mod:`companion.ui.screens`, class); each module has a .kv of the
 same name beside it."""
 
 
-class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[misc]
+class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type: ignore[misc]
     title = "Heat Companion"
     race_seed: int | None = None
     """A fixed seed for championship races (the demo and the UI tests); None draws one."""
@@ -102,6 +105,7 @@ class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[mis
         Window.bind(size=self._resize)
         self._resize(Window, Window.size)
         self._load_kv(COMMON_KV)
+        self._route_faults()
         self.sm = ScreenManager(transition=NoTransition())
         self.show("start")
         return self.sm
@@ -115,9 +119,10 @@ class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[mis
         Clock.schedule_once(self._after_first_frame, 0)
 
     def _after_first_frame(self, _dt: float = 0) -> None:
-        """What the first frame did not need: systemd, the race log, the hardware."""
+        """What the first frame did not need: systemd, the race log, the hardware. A log that
+        cannot be opened shows the storage fault screen; the app goes on."""
         self._notify_systemd()
-        self.log()
+        self.open_log_at_start()
         if self.sm.current == "start":
             self.sm.current_screen.refresh()
         self.start_hardware()
@@ -125,6 +130,7 @@ class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[mis
     def on_stop(self) -> None:
         self._stop_hardware()
         self._close_data()
+        self._unroute_faults()
         i18n.remove_listener(self._language_changed)
         tr.reset()
 
@@ -145,8 +151,14 @@ class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[mis
         return self.sm.get_screen(name)
 
     def show(self, name: str) -> Any:
+        """Refresh screen ``name`` and show it; if the refresh meets a storage fault, the fault
+        screen is shown instead (its Retry shows ``name`` again)."""
         screen = self.screen(name)
-        screen.refresh()
+        try:
+            screen.refresh()
+        except StorageError as error:
+            self.refresh_failed(name, error)
+            return screen
         self.sm.current = name
         if self.hw_bridge is not None:
             self.hw_bridge.mode = {"race": "race", "hwcheck": "check"}.get(name, "idle")
@@ -156,7 +168,11 @@ class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[mis
     def refresh_all(self) -> None:
         if hasattr(self, "sm"):
             for screen in self.sm.screens:
-                screen.refresh()
+                try:
+                    screen.refresh()
+                except StorageError as error:
+                    if screen.name == self.sm.current:
+                        self.refresh_failed(screen.name, error)
 
     # --- races ---------------------------------------------------------------------------------
 
@@ -166,7 +182,8 @@ class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[mis
 
         self.session = session
         self.remember_race(session.race_id)
-        self.controller = RaceController(session, on_change=self._race_changed)
+        self.controller = RaceController(session, on_change=self._race_changed,
+                                         on_fault=self.input_fault)
         self.seat_map = self.load_seats(session)
         if self.hw_bridge is not None:
             self.hw_bridge.seat_map = self.seat_map
@@ -175,7 +192,14 @@ class HeatApp(SettingsMixin, DataMixin, HardwareMixin, App):  # type: ignore[mis
     def continue_race(self, race_id: str | None = None) -> None:
         """Resume an unfinished race (default: the one Continue offers, ``continue_target``);
         a season's race through its season (its event and Press Corners checked,
-        ``SeasonStore.open_race``)."""
+        ``SeasonStore.open_race``). A storage fault shows its screen (Retry tries again)."""
+        try:
+            self._continue_race(race_id)
+        except StorageError as error:
+            self.storage_fault(error, context="read",
+                               retry=lambda: self._continue_race(race_id))
+
+    def _continue_race(self, race_id: str | None) -> None:
         race_id = race_id or self.continue_target()
         if race_id is None:
             return

@@ -14,6 +14,7 @@ from typing import Any
 
 from kivy.core.text import DEFAULT_FONT, LabelBase
 from kivy.core.window import Window
+from kivy.logger import Logger
 from kivy.properties import ColorProperty, NumericProperty, StringProperty
 
 from companion import i18n
@@ -96,11 +97,19 @@ class SettingsMixin:
         i18n.set_language(language if language in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE)
 
     def _save_settings(self) -> None:
-        self.data_path.mkdir(parents=True, exist_ok=True)
+        """Keep the theme, the language and the last race for the next start. Not on read-only
+        storage, and a failure (a full disk) only costs the preference, so it is logged, not
+        raised."""
+        if getattr(self, "storage_read_only", False):
+            return
         doc = {"theme": self.theme_name, "language": self.language, "last_race": self.last_race}
         tmp = self.settings_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(doc), encoding="utf-8")
-        tmp.replace(self.settings_path)
+        try:
+            self.data_path.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(doc), encoding="utf-8")
+            tmp.replace(self.settings_path)
+        except OSError as error:
+            Logger.warning("heat-companion: settings not saved: %s", error)
 
     def remember_race(self, race_id: str) -> None:
         """``race_id`` is the race the table plays now (Continue opens it next time)."""

@@ -1,6 +1,9 @@
 """The demo's pictures of the modules, the Garage draft and the Championship standings
 (``heat-companion demo --headless``): a New race with an event, Weather and Road Conditions,
-the draft, then race 1 of a 1961 season played to its standings."""
+the draft, then race 1 of a 1961 season played to its standings; last, the storage fault
+screen as a table sees it when the card is full in the middle of a race, and on read-only
+storage (the errors are shown, not caused: the tests cause them, tests/ui/test_storage_faults.py).
+"""
 
 from __future__ import annotations
 
@@ -40,3 +43,21 @@ def more_shots(app: Any, player: Any, shot: Callable[[str], None]) -> None:
     player.press("standings")
     app.screen("standings").export_chart()
     shot("standings")
+    storage_faults(app, shot)
+
+
+def storage_faults(app: Any, shot: Callable[[str], None]) -> None:
+    from companion.storage.errors import DiskFullError, ReadOnlyError
+
+    path = app.log_access.path
+    app.storage_fault(DiskFullError(path=path, detail="database or disk is full"),
+                      context="input", retry=lambda: None, back="start")
+    shot("storage-full")
+    for language in ("zh_TW", "ko"):
+        app.set_language(language)
+        shot(f"storage-full-{language}")
+    app.set_language("en")
+    app.storage_fault(ReadOnlyError(path=path, detail="attempt to write a readonly database"),
+                      context="open", retry=lambda: None, back=None)
+    shot("storage-read-only")
+    app.fault_back()

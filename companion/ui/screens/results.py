@@ -86,7 +86,7 @@ class ResultsScreen(BaseScreen):
         view.chart = chart
         view.redraw()
         self.ids.saved_line.render()
-        if state.over:
+        if state.over and not app.storage_read_only:  # read-only storage: nothing is written
             doc = results_document(session.race_id, state, chart)
             self.saved_json = save_results(app.data_path, session.race_id, doc)
             _json, png = results_paths(app.data_path, session.race_id)

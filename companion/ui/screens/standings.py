@@ -66,6 +66,8 @@ class StandingsScreen(BaseScreen):
                 "rule is not known)."))
         self.ids.saved_line.render()
         self.saved_png = standings_paths(app.data_path, stored.id)["png"]
+        if app.storage_read_only:  # nothing is written on read-only storage
+            return
         from kivy.clock import Clock
 
         Clock.schedule_once(lambda _dt: self.export_chart(), 0)

@@ -1,0 +1,35 @@
+"""The storage fault screen: what happened to the race log, what it means for the race and what
+to do, in the player's language, with the technical detail in small print, and its buttons
+(Retry, Back, View races, Start a new log and its confirmation, Reopen race).
+
+It shows the App's ``fault_view()`` (``companion.ui.views.storage_fault``); every button calls
+``app.fault_action(key)``.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+
+from ..widgets.basic import Btn, TLabel  # noqa: F401 - TLabel is used by storage_fault.kv
+from .base import BaseScreen
+
+
+class StorageFaultScreen(BaseScreen):
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        view = app.fault_view()
+        box = self.ids.actions
+        box.clear_widgets()
+        if view is None:
+            for name in ("title", "reason", "advice", "detail"):
+                self.ids[name].text = ""
+            return
+        self.ids.title.text = view.title
+        self.ids.reason.text = view.reason
+        self.ids.advice.text = view.advice
+        self.ids.detail.text = view.detail
+        for key, label in view.actions:
+            button = Btn(text=label, test_name=f"fault {key}",
+                         role="accent" if key in ("retry", "confirm-new-log") else "normal")
+            button.bind(on_release=lambda _b, k=key: app.fault_action(k))
+            box.add_widget(button)

@@ -1,0 +1,246 @@
+"""What the storage fault screen says: what happened to the race log, what it means for the race,
+what to do, and the buttons it offers (Kivy-free).
+
+The app routes every storage error to one screen (``companion.ui.app.storage_faults``); this
+module turns the error and where it happened (a :class:`Fault`) into the words and buttons of
+that screen (a :class:`FaultView`), in the player's language. The error is read by its public
+fields (``kind``, ``template``, ``params``, ``path``, ``detail``: see
+``companion/storage/errors.py``), so that screens and the controller, which may not import the
+storage layer, can use this module; the kinds are compared as the strings they are.
+
+Where an error happened (``Fault.context``) changes what it means for the race:
+
+* ``open``: opening the race log (start-up, Retry);
+* ``input``: a race input, undo or redo: it was not recorded, and the race is as it was;
+* ``read``: showing a screen (races, results, standings…): nothing was changed;
+* ``action``: anything else (starting a race, a season, an export).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.i18n import N_, _
+
+DISK_FULL = "disk-full"
+LOCKED = "locked"
+READ_ONLY = "read-only"
+FOLDER_NOT_WRITABLE = "folder-not-writable"
+DAMAGED = "damaged"
+NOT_A_RACE_LOG = "not-a-race-log"
+NEWER_LOG = "newer-log"
+WRITE_CONFLICT = "write-conflict"
+
+TITLES: dict[str, str] = {
+    DISK_FULL: N_("The storage is full"),
+    LOCKED: N_("The race log is in use"),
+    READ_ONLY: N_("The storage is read-only"),
+    FOLDER_NOT_WRITABLE: N_("The data folder cannot be written"),
+    DAMAGED: N_("The race log is damaged"),
+    NOT_A_RACE_LOG: N_("This file is not a race log"),
+    NEWER_LOG: N_("The race log is from a newer version"),
+    "no-log": N_("There is no race log"),
+    "unknown-race": N_("Race not found"),
+    "unknown-season": N_("Season not found"),
+    WRITE_CONFLICT: N_("The race was changed elsewhere"),
+    "refused": N_("Not saved"),
+}
+DEFAULT_TITLE = N_("The race log cannot be used")
+
+CONSEQUENCES: dict[str, str] = {
+    "input": N_("Your input was not recorded: the race is exactly as it was before it."),
+    "action": N_("Nothing was changed."),
+}
+
+ADVICE: dict[str, str] = {
+    DISK_FULL: N_("Free some space on the storage (old exports or other files), then tap "
+                  "Retry."),
+    FOLDER_NOT_WRITABLE: N_("Check that the storage is in place and writable, or start "
+                            "heat-companion with another data folder (--data), then tap Retry."),
+    NOT_A_RACE_LOG: N_("The file is kept as it is. Move it away and tap Retry, or start a new "
+                       "log: the file is set aside, never deleted."),
+    NEWER_LOG: N_("Update heat-companion, then tap Retry. The log is kept as it is."),
+    "no-log": N_("Tap Retry."),
+    "unknown-race": N_("It may have been removed: go back and choose another."),
+    "unknown-season": N_("It may have been removed: go back and choose another."),
+    WRITE_CONFLICT: N_("Reopen the race to see what the log holds."),
+    "refused": N_("Go back and check what was entered."),
+}
+DEFAULT_ADVICE = N_("Tap Retry. If it happens again, check the storage card and how it is "
+                    "connected.")
+
+LOCKED_BY_APP = N_("Another copy of heat-companion has held the log since {since}. Close it, "
+                   "then tap Retry.")
+LOCKED_BY_APP_SINCE_UNKNOWN = N_("Close the other copy of heat-companion, then tap Retry.")
+LOCKED_BY_PROGRAM = N_("Another program is using the race log (a backup, or a tool reading "
+                       "it). Close it, then tap Retry.")
+HELD_BY_ANOTHER_PROGRAM = N_("The race log is locked by another program.")
+READ_ONLY_VIEW = N_("You can still view the races and export them to a folder that can be "
+                    "written, such as a USB stick.")
+READ_ONLY_FIX = N_("To play, make the storage writable (check the card's lock switch), then "
+                   "tap Retry.")
+DAMAGED_COPY = N_("The log is kept exactly as it is, and a copy was saved beside it: {copy}.")
+DAMAGED_NO_COPY = N_("The log is kept exactly as it is. No copy could be made: {problem}.")
+DAMAGED_NEXT = N_("The races that can still be read stay available. To start afresh, start a "
+                  "new log: the damaged one is set aside, never deleted.")
+
+CONFIRM_TITLE = N_("Start a new log?")
+CONFIRM_ASIDE = N_("The current log is set aside as {name} in the same folder: nothing is "
+                   "deleted.")
+CONFIRM_EMPTY = N_("The new log starts empty: the races and seasons of the old one are not in "
+                   "it.")
+
+ACTIONS: dict[str, str] = {
+    "retry": N_("Retry"),
+    "back": N_("Back"),
+    "view": N_("View races"),
+    "new-log": N_("Start a new log"),
+    "reopen": N_("Reopen race"),
+    "confirm-new-log": N_("Yes, start a new log"),
+    "cancel": N_("Cancel"),
+}
+"""Button key -> its label (the screen's buttons are named ``fault <key>``)."""
+
+
+def fault_reason(error: Any) -> str:
+    """The error's reason in the player's language (its ``template`` with its ``params``)."""
+    template = getattr(error, "template", "") or ""
+    if not template:
+        return str(error)
+    params = getattr(error, "params", {}) or {}
+    try:
+        return _(template).format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template.format_map(_Blank(params))
+
+
+class _Blank(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A storage error as the app met it."""
+
+    error: Any
+    """The :class:`~companion.storage.errors.StorageError`."""
+    context: str = "action"
+    """``open``, ``input``, ``read`` or ``action`` (see the module docstring)."""
+    can_retry: bool = False
+    """Retry does the same thing again (the input, the opening, the screen)."""
+    back: str | None = None
+    """The screen Back returns to (None: no Back)."""
+    viewing: bool = False
+    """A read-only log is open: the races can be viewed and exported."""
+    copy: Path | None = None
+    """The copy kept beside a damaged log."""
+    copy_problem: str = ""
+    """Why no copy of a damaged log could be made."""
+    since: str = ""
+    """When the copy of the app holding the log took it (ISO 8601), if known."""
+    own_pid: int = 0
+    """This process: a lock "held" by it is another program's (SQLite's own lock)."""
+    race_open: bool = False
+    """A race is open (Reopen race after a write conflict)."""
+
+    @property
+    def kind(self) -> str:
+        return str(getattr(self.error, "kind", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class FaultView:
+    title: str
+    reason: str
+    """What happened."""
+    advice: str
+    """What it means for the race and what to do (one paragraph per line)."""
+    detail: str
+    """Technical: the file and the system's or SQLite's words (shown small)."""
+    actions: tuple[tuple[str, str], ...]
+    """``(key, label)`` of each button, in order."""
+
+
+def when(since: str) -> str:
+    """``2024-06-01T20:14:05+02:00`` -> ``2024-06-01 20:14``."""
+    return since[:16].replace("T", " ") if len(since) >= 16 else since
+
+
+def _locked(fault: Fault) -> tuple[str, str]:
+    params = getattr(fault.error, "params", {}) or {}
+    pid = params.get("pid")
+    if pid is None or pid == fault.own_pid:  # SQLite's lock, not another copy's claim
+        return _(HELD_BY_ANOTHER_PROGRAM), _(LOCKED_BY_PROGRAM)
+    if fault.since:
+        return fault_reason(fault.error), _(LOCKED_BY_APP).format(since=when(fault.since))
+    return fault_reason(fault.error), _(LOCKED_BY_APP_SINCE_UNKNOWN)
+
+
+def _advice(fault: Fault) -> list[str]:
+    kind = fault.kind
+    if kind == READ_ONLY:
+        return [_(READ_ONLY_VIEW), _(READ_ONLY_FIX)]
+    if kind == DAMAGED:
+        kept = (_(DAMAGED_COPY).format(copy=fault.copy.name) if fault.copy is not None
+                else _(DAMAGED_NO_COPY).format(problem=fault.copy_problem or "?"))
+        return [kept, _(DAMAGED_NEXT)]
+    return [_(ADVICE.get(kind, DEFAULT_ADVICE))]
+
+
+def _actions(fault: Fault) -> list[str]:
+    kind = fault.kind
+    keys: list[str] = []
+    if kind == WRITE_CONFLICT and fault.race_open:
+        keys.append("reopen")
+    elif fault.can_retry and kind not in (DAMAGED, WRITE_CONFLICT, "unknown-race",
+                                          "unknown-season", "refused"):
+        keys.append("retry")
+    if kind == READ_ONLY:
+        keys.append("view")
+    if kind in (DAMAGED, NOT_A_RACE_LOG):
+        keys.append("new-log")
+    if fault.back is not None:
+        keys.append("back")
+    if not keys:  # never a screen without a way on
+        keys.append("retry" if fault.can_retry else "new-log")
+    return keys
+
+
+def fault_view(fault: Fault) -> FaultView:
+    """The screen for ``fault``, in the current language."""
+    kind = fault.kind
+    if kind == LOCKED:
+        reason, advice = _locked(fault)
+        lines = [advice]
+    else:
+        reason = fault_reason(fault.error)
+        lines = _advice(fault)
+    consequence = CONSEQUENCES.get(fault.context)
+    if consequence is not None and kind not in (WRITE_CONFLICT, "unknown-race",
+                                                "unknown-season"):
+        lines.insert(0, _(consequence))
+    return FaultView(
+        title=_(TITLES.get(kind, DEFAULT_TITLE)), reason=reason, advice="\n".join(lines),
+        detail=technical_detail(fault.error),
+        actions=tuple((key, _(ACTIONS[key])) for key in _actions(fault)))
+
+
+def confirm_view(fault: Fault, aside: str) -> FaultView:
+    """Asking before a new log is started; ``aside``: the name the old file will take."""
+    return FaultView(
+        title=_(CONFIRM_TITLE), reason=_(CONFIRM_ASIDE).format(name=aside),
+        advice=_(CONFIRM_EMPTY), detail=technical_detail(fault.error),
+        actions=tuple((key, _(ACTIONS[key])) for key in ("confirm-new-log", "cancel")))
+
+
+def technical_detail(error: Any) -> str:
+    """The file and the technical cause, in the system's words (English), on one line."""
+    path = getattr(error, "path", None)
+    detail = getattr(error, "detail", "") or ""
+    parts = [str(path)] if path is not None else []
+    if detail:
+        parts.append(detail)
+    return " · ".join(parts) if parts else str(error)
