@@ -137,7 +137,7 @@ class LogAccess:
         self.copy: Path | None = None
         """The copy made of the damaged log (:meth:`keep_copy`)."""
         self.copy_problem = ""
-        self._season_tables = False
+        self._season_tables: bool | None = None
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -214,11 +214,14 @@ class LogAccess:
         return self.seasons
 
     def has_seasons(self) -> bool:
-        """True when the log has the season tables (looked at without adding them). A log open
-        to read only answers through its read-only season store, which has no seasons when
-        the file has no tables."""
-        if self.read_only is not None or self.seasons is not None or self._season_tables:
-            return True
+        """True when the log has the season tables, looked at through a read-only
+        :class:`~companion.storage.db.EventLog` (so without adding them, and on read-only
+        storage too). Known once it is True (tables are never removed), and once for all on
+        read-only storage (nothing changes the log there)."""
+        if self._season_tables or (self.read_only is not None and self._season_tables is not None):
+            return bool(self._season_tables)
+        if self.seasons is not None and self.read_only is None:
+            return True  # opened to write: the tables were added
         from companion.storage.db import EventLog
         from companion.storage.seasons import SEASONS_SCHEMA_VERSION
 
@@ -275,7 +278,7 @@ class LogAccess:
         self.seasons = None
         self.log = None
         self.read_only = None
-        self._season_tables = False
+        self._season_tables = None
 
     def close(self) -> None:
         """Close everything and give up the claim."""

@@ -55,14 +55,15 @@ STAMP = datetime(2024, 6, 1, 20, 15, 0)
 
 def launch(harness: Any) -> Any:
     """Start the app of ``harness`` (the conftest's ``Harness``) without requiring a log."""
-    from kivy.base import runTouchApp
     from kivy.config import Config
+
+    Config.set("graphics", "width", "800")  # before the window is made (by the first app)
+    Config.set("graphics", "height", "480")
+    from kivy.base import runTouchApp
 
     from companion.ui.app import HeatApp
     from companion.ui.demo.player import TablePlayer
 
-    Config.set("graphics", "width", "800")
-    Config.set("graphics", "height", "480")
     i18n.set_language("en")
     harness.app = HeatApp(data=harness.data, hardware_factory=harness.hardware)
     harness.app.race_seed = 20240601
@@ -118,6 +119,7 @@ def check_languages(harness: Any, english: dict[str, Any]) -> None:
     from test_i18n import _english_words
 
     app = harness.app
+    assert tuple(app.root_window.size) == (800, 480)
     assert check_screen(app, "fault [en]") == []
     for language in CJK:
         app.set_language(language)
@@ -215,6 +217,7 @@ def test_a_full_disk_records_nothing_and_retry_records_the_input_once(make) -> N
     assert english["reason"].startswith("The storage is full, so nothing more can be saved")
     assert "Your input was not recorded: the race is exactly as it was" in english["advice"]
     assert "Free some space" in english["advice"]
+    assert english["advice"].endswith("Then tap Retry.")
     assert english["buttons"] == ["retry", "back"]
     assert str(log) in english["detail"] and "full" in english["detail"]
     check_languages(harness, english)
@@ -369,12 +372,19 @@ def test_a_log_locked_by_another_program_during_a_race(make) -> None:
 # --- read-only storage ---------------------------------------------------------------------------
 
 
-def _two_races(harness: Any) -> tuple[str, str]:
-    """A finished race and a running one in the app's log; returns their ids."""
-    from bench import racegen
-    from companion.session import RaceLog
+SEASON = "5ea50061"
 
-    with RaceLog(harness.data / "races.sqlite3") as log:
+
+def _two_races(harness: Any) -> tuple[str, str]:
+    """A finished race, a running one and a 1961 season not started, in the app's log; returns
+    the races' ids."""
+    from bench import racegen
+    from companion.championship import SEASONS
+    from companion.engine import CarEntry
+    from companion.storage.seasons import SeasonStore
+
+    with SeasonStore(harness.data / "races.sqlite3") as store:
+        log = store.races
         done = log.new_race(racegen.setup(humans=2, legends=1, laps=1, seed=2),
                             created="2024-06-01T20:00", race_id="a1b2c3d4")
         racegen.drive(done, 5000)
@@ -382,6 +392,9 @@ def _two_races(harness: Any) -> tuple[str, str]:
         running = log.new_race(racegen.setup(humans=2, legends=1, laps=1, seed=3),
                                created="2024-06-02T20:00", race_id="e5f60718")
         racegen.drive(running, 30)
+        store.create_season(SEASONS["1961"], (
+            CarEntry("red", "Ana"), CarEntry("green", "Ben"), CarEntry("black", legend=True),
+            CarEntry("yellow", legend=True)), season_id=SEASON, created="2024-06-03T20:00")
     return done.race_id, running.race_id
 
 
@@ -433,9 +446,17 @@ def test_read_only_storage_shows_the_races_and_refuses_inputs(
     # View the races: both are listed; the finished one opens on its results.
     tap(harness, "fault view")
     assert app.sm.current == "races"
+    assert app.toast.text == english["reason"]  # said once more, over the screens
     assert {w for w in (f"open {done}", f"open {running}")} <= _names(app)
     tap(harness, f"open {done}")
     assert app.sm.current == "results" and text(app, "place 1").startswith("1. ")
+    # The championship: the season and its standings.
+    app.show("start")
+    tap(harness, "championship")
+    assert app.sm.current == "seasons" and f"open season {SEASON}" in _names(app)
+    tap(harness, f"open season {SEASON}")
+    assert app.sm.current == "standings"
+    assert text(app, "standings title").startswith("1961")
     # Export to a folder that can be written.
     app.show("races")
     exports = tmp_path / "usb"
@@ -457,6 +478,7 @@ def test_read_only_storage_shows_the_races_and_refuses_inputs(
     tap(harness, "start race")
     assert shown(app)["title"] == "The storage is read-only"
     assert "Nothing was changed." in shown(app)["advice"]
+    assert shown(app)["advice"].endswith("Then go back and try again.")  # no Retry here
     tap(harness, "fault back")
     assert app.sm.current == "newrace"
     assert digest(harness.data) == before  # nothing written while viewing
@@ -525,6 +547,7 @@ except StorageError as error:
     if access.log is not None:
         out["races"] = [r.id for r in access.log.races()]
         out["seasons"] = access.has_seasons()
+        out["season_list"] = [s.id for s in access.season_store().seasons()]
         out["events"] = access.log.open_race(sys.argv[2]).events_logged
         try:
             access.log.open_race(sys.argv[2]).undo()
@@ -567,7 +590,7 @@ def test_the_app_on_a_folder_it_cannot_write_for_real(world: Path, make) -> None
         runs[name] = json.loads(done_run.stdout.splitlines()[-1])
     assert runs["existing"] == {
         "kind": "read-only", "path": str(data / "races.sqlite3"), "read_only": True,
-        "races": [running, done], "seasons": True,
+        "races": [running, done], "seasons": True, "season_list": [SEASON],
         "events": logged, "submit": "read-only"}
     assert runs["missing"] == {"kind": "folder-not-writable", "path": str(data / "new"),
                                "read_only": False}
@@ -705,7 +728,7 @@ def test_a_newer_log_is_left_alone(make) -> None:
     english = shown(app)
     assert english["title"] == "The race log is from a newer version"
     assert "schema 9" in english["reason"]
-    assert "Update heat-companion" in english["advice"]
+    assert "update heat-companion" in english["advice"]
     assert english["buttons"] == ["retry"]
     check_languages(harness, english)
     tap(harness, "fault retry")
@@ -792,3 +815,156 @@ def test_the_real_main_loop_survives_a_storage_error(tmp_path: Path) -> None:
     assert json.loads(done.stdout.splitlines()[-1]) == [FAULT, FAULT, "start", []]
     assert (data / "races.sqlite3").exists()
     assert len(list(data.glob("races.sqlite3.not-a-race-log-*"))) == 1
+
+
+# --- the season screens, exports, another writer ------------------------------------------------
+
+
+def test_season_screens_on_faults(make, monkeypatch: pytest.MonkeyPatch) -> None:
+    harness = make()
+    _two_races(harness)
+    log = harness.data / "races.sqlite3"
+    app = launch(harness)
+    # Storing a new season on storage that turned read-only: nothing stored, the form is kept.
+    tap(harness, "championship")
+    tap(harness, "season 1962")
+    for index, name in enumerate(("Ana", "Ben")):
+        harness.player.find(f"name {index}").text = name
+    store = app.season_store()
+    store._log._db.execute("PRAGMA query_only = 1")
+    seasons_before = [s.id for s in store.seasons()]
+    tap(harness, "create season")
+    english = shown(app)
+    assert english["title"] == "The storage is read-only"
+    assert "Nothing was changed." in english["advice"]
+    tap(harness, "fault back")
+    assert app.sm.current == "newseason"
+    assert [s.id for s in store.seasons()] == seasons_before
+    store._log._db.execute("PRAGMA query_only = 0")
+    tap(harness, "create season")
+    assert app.sm.current == "standings" and len(store.seasons()) == len(seasons_before) + 1
+    # The standings' export on a full disk: the fault screen, Back to the standings.
+    import pathlib
+
+    write_text = pathlib.Path.write_text
+
+    def full(self: pathlib.Path, *args: Any, **kwargs: Any) -> int:
+        if "seasons" in self.parts:
+            raise OSError(28, "No space left on device", str(self))
+        return write_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    tap(harness, "export standings")
+    english = shown(app)
+    assert english["title"] == "The storage is full"
+    assert "No space left on device" in english["detail"]
+    assert english["buttons"] == ["back"]
+    assert english["advice"].endswith("Then go back and try again.")
+    tap(harness, "fault back")
+    assert app.sm.current == "standings"
+    monkeypatch.undo()
+    # A damaged season: the Championship screen says which; Back to the start screen.
+    db = sqlite3.connect(log)
+    db.execute("UPDATE seasons SET definition = '{\"name\": 1' WHERE id = ?", (SEASON,))
+    db.commit()
+    db.close()
+    app.show("start")
+    tap(harness, "championship")
+    english = shown(app)
+    assert english["reason"] == f"Season {SEASON} in the race log is damaged."
+    assert english["buttons"] == ["new-log", "back"]
+    assert log.with_name("races.sqlite3.damaged-20240601-201500").exists()
+    tap(harness, "fault back")
+    assert app.sm.current == "start"
+
+
+def test_another_writer_in_the_same_race_and_reopen(make) -> None:
+    harness = make()
+    app = launch(harness)
+    start_race(harness, steps=3)
+    race_id, log = app.session.race_id, app.log_access.path
+    from companion.session import RaceLog
+
+    with RaceLog(log) as other:  # a tool writing the same race (it does not take the claim)
+        intruder = other.open_race(race_id)
+        assert intruder.events_logged == app.session.events_logged and intruder.undo()
+    stored = events(log, race_id)
+    state = app.session.state
+    step_to_input(harness)
+    english = shown(app)
+    assert english["title"] == "The race was changed elsewhere"
+    assert english["reason"] == (f"Another copy of heat-companion has written to race "
+                                 f"{race_id} at the same time.")
+    assert english["buttons"] == ["reopen", "back"]
+    assert app.session.state == state and events(log, race_id) == stored
+    tap(harness, "fault reopen")
+    assert app.sm.current == "race"
+    assert app.session.events_logged == len(stored)  # what the log holds: the other's undo too
+    step_to_input(harness)
+    assert len(events(log, race_id)) == len(stored) + 1
+
+
+def test_the_controller_shows_an_input_as_accepted_only_after_its_commit() -> None:
+    """Kivy-free: a session whose log refuses the input; the controller changes nothing, says
+    why, keeps the keypad, retries once; an error that is no storage fault propagates."""
+    from bench import racegen
+    from companion.engine import Rejection
+    from companion.storage import DiskFullError
+    from companion.storage.fold import Timeline
+    from companion.ui.controller import RaceController
+
+    class Session:
+        def __init__(self) -> None:
+            self.timeline = Timeline.start(racegen.setup(humans=2, legends=0, laps=1))
+            self.full = True
+            self.appended = 0
+
+        @property
+        def state(self) -> Any:
+            return self.timeline.current.state
+
+        can_undo = property(lambda self: self.timeline.can_undo)
+        can_redo = property(lambda self: self.timeline.can_redo)
+
+        def submit(self, action: Any) -> Any:
+            result = self.timeline.try_input(action)
+            if isinstance(result, Rejection):
+                return result
+            if self.full:
+                raise DiskFullError(path="/x/races.sqlite3", detail="database or disk is full")
+            self.appended += 1
+            self.timeline.push(action, result)
+            return result
+
+        def undo(self) -> bool:
+            raise ValueError("a bug, not a storage fault")
+
+        def redo(self) -> bool:
+            return False
+
+    faults: list[Exception] = []
+
+    def on_fault(error: Exception) -> bool:
+        faults.append(error)
+        return isinstance(error, DiskFullError)
+
+    session = Session()
+    changes: list[int] = []
+    controller = RaceController(session, on_change=lambda: changes.append(1), on_fault=on_fault)
+    before = session.state
+    car = before.order[0]
+    assert controller.choose_gear(car, 2) is None
+    assert session.state is before and session.appended == 0
+    assert controller.messages == [] and controller.view().error.startswith(
+        "Not recorded: The storage is full")
+    assert len(faults) == 1 and changes
+    assert controller.retry() is False and session.appended == 0  # still full
+    session.full = False
+    assert controller.retry() is True and session.appended == 1
+    assert controller.retry() is False and session.appended == 1  # recorded once
+    assert controller.error == "" and controller.messages[-1].endswith("is ready.")
+    with pytest.raises(ValueError):  # a bug is not a storage fault: raised, as before
+        controller.undo()
+    session.full = True
+    with pytest.raises(DiskFullError):  # without on_fault, nothing is swallowed
+        RaceController(session).choose_gear(before.order[1], 2)

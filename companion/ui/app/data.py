@@ -99,8 +99,6 @@ class DataMixin:
 
     def has_seasons(self) -> bool:
         """True when the log file has the season tables (looked at without adding them)."""
-        if self.season_store_ is not None:
-            return True
         self.log()
         return bool(self.log_access.has_seasons())
 

@@ -32,7 +32,7 @@ from companion import i18n
 from companion.storage.errors import StorageError, StorageKind
 
 from ..log_access import as_storage_error
-from ..views.storage_fault import Fault, FaultView, confirm_view, fault_view
+from ..views.storage_fault import Fault, FaultView, confirm_view, fault_reason, fault_view
 
 FAULT_SCREEN = "storagefault"
 CURRENT = "<current>"
@@ -234,6 +234,8 @@ class FaultMixin:
                 return
         self._clear_fault()
         self.show("races")
+        if self.storage_read_only:
+            self._tell(fault_reason(self.log_access.read_only))
 
     def fault_ask_new_log(self) -> None:
         fault = self.fault

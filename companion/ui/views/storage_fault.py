@@ -55,32 +55,31 @@ CONSEQUENCES: dict[str, str] = {
 }
 
 ADVICE: dict[str, str] = {
-    DISK_FULL: N_("Free some space on the storage (old exports or other files), then tap "
-                  "Retry."),
+    DISK_FULL: N_("Free some space on the storage (old exports or other files)."),
     FOLDER_NOT_WRITABLE: N_("Check that the storage is in place and writable, or start "
-                            "heat-companion with another data folder (--data), then tap Retry."),
+                            "heat-companion with another data folder (--data)."),
     NOT_A_RACE_LOG: N_("The file is kept as it is. Move it away and tap Retry, or start a new "
                        "log: the file is set aside, never deleted."),
-    NEWER_LOG: N_("Update heat-companion, then tap Retry. The log is kept as it is."),
-    "no-log": N_("Tap Retry."),
+    NEWER_LOG: N_("The log is kept as it is: update heat-companion."),
     "unknown-race": N_("It may have been removed: go back and choose another."),
     "unknown-season": N_("It may have been removed: go back and choose another."),
     WRITE_CONFLICT: N_("Reopen the race to see what the log holds."),
     "refused": N_("Go back and check what was entered."),
 }
-DEFAULT_ADVICE = N_("Tap Retry. If it happens again, check the storage card and how it is "
-                    "connected.")
+DEFAULT_ADVICE = N_("Check the storage card and how it is connected.")
+NO_RETRY = (DAMAGED, WRITE_CONFLICT, "unknown-race", "unknown-season", "refused")
+"""Kinds that trying again does not mend."""
+THEN_RETRY = N_("Then tap Retry.")
+THEN_AGAIN = N_("Then go back and try again.")
 
-LOCKED_BY_APP = N_("Another copy of heat-companion has held the log since {since}. Close it, "
-                   "then tap Retry.")
-LOCKED_BY_APP_SINCE_UNKNOWN = N_("Close the other copy of heat-companion, then tap Retry.")
+LOCKED_BY_APP = N_("Another copy of heat-companion has held the log since {since}: close it.")
+LOCKED_BY_APP_SINCE_UNKNOWN = N_("Close the other copy of heat-companion.")
 LOCKED_BY_PROGRAM = N_("Another program is using the race log (a backup, or a tool reading "
-                       "it). Close it, then tap Retry.")
+                       "it): close it.")
 HELD_BY_ANOTHER_PROGRAM = N_("The race log is locked by another program.")
 READ_ONLY_VIEW = N_("You can still view the races and export them to a folder that can be "
                     "written, such as a USB stick.")
-READ_ONLY_FIX = N_("To play, make the storage writable (check the card's lock switch), then "
-                   "tap Retry.")
+READ_ONLY_FIX = N_("To play, make the storage writable (check the card's lock switch).")
 DAMAGED_COPY = N_("The log is kept exactly as it is, and a copy was saved beside it: {copy}.")
 DAMAGED_NO_COPY = N_("The log is kept exactly as it is. No copy could be made: {problem}.")
 DAMAGED_NEXT = N_("The races that can still be read stay available. To start afresh, start a "
@@ -182,12 +181,23 @@ def _locked(fault: Fault) -> tuple[str, str]:
 def _advice(fault: Fault) -> list[str]:
     kind = fault.kind
     if kind == READ_ONLY:
-        return [_(READ_ONLY_VIEW), _(READ_ONLY_FIX)]
-    if kind == DAMAGED:
+        lines = [_(READ_ONLY_VIEW), _(READ_ONLY_FIX)]
+    elif kind == DAMAGED:
         kept = (_(DAMAGED_COPY).format(copy=fault.copy.name) if fault.copy is not None
                 else _(DAMAGED_NO_COPY).format(problem=fault.copy_problem or "?"))
-        return [kept, _(DAMAGED_NEXT)]
-    return [_(ADVICE.get(kind, DEFAULT_ADVICE))]
+        lines = [kept, _(DAMAGED_NEXT)]
+    else:
+        lines = [_(ADVICE.get(kind, DEFAULT_ADVICE))]
+    return lines + _then(fault)
+
+
+def _then(fault: Fault) -> list[str]:
+    """What to tap once it is mended: Retry when it is offered, else Back."""
+    if fault.kind in NO_RETRY or (fault.kind == NOT_A_RACE_LOG and fault.can_retry):
+        return []  # nothing to retry, or the advice says it
+    if fault.can_retry:
+        return [_(THEN_RETRY)]
+    return [_(THEN_AGAIN)] if fault.back is not None else []
 
 
 def _actions(fault: Fault) -> list[str]:
@@ -195,8 +205,7 @@ def _actions(fault: Fault) -> list[str]:
     keys: list[str] = []
     if kind == WRITE_CONFLICT and fault.race_open:
         keys.append("reopen")
-    elif fault.can_retry and kind not in (DAMAGED, WRITE_CONFLICT, "unknown-race",
-                                          "unknown-season", "refused"):
+    elif fault.can_retry and kind not in NO_RETRY:
         keys.append("retry")
     if kind == READ_ONLY:
         keys.append("view")
@@ -214,7 +223,7 @@ def fault_view(fault: Fault) -> FaultView:
     kind = fault.kind
     if kind == LOCKED:
         reason, advice = _locked(fault)
-        lines = [advice]
+        lines = [advice, *_then(fault)]
     else:
         reason = fault_reason(fault.error)
         lines = _advice(fault)
