@@ -968,3 +968,70 @@ def test_the_controller_shows_an_input_as_accepted_only_after_its_commit() -> No
     session.full = True
     with pytest.raises(DiskFullError):  # without on_fault, nothing is swallowed
         RaceController(session).choose_gear(before.order[1], 2)
+
+
+def test_a_damaged_log_that_cannot_be_copied_says_so_and_leaves_nothing(
+        make, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.ui import log_access
+
+    harness = make()
+    done, running = _two_races(harness)
+    log = harness.data / "races.sqlite3"
+    db = sqlite3.connect(log)
+    db.execute("UPDATE events SET payload = '[]' WHERE race_id = ? AND seq = 2", (running,))
+    db.commit()
+    db.close()
+    original = log.read_bytes()
+    copyfile = shutil.copyfile
+
+    def full(source: Any, target: Any) -> Any:
+        copyfile(source, target)  # a partial copy, then the card is full
+        raise OSError(28, "No space left on device", str(target))
+
+    monkeypatch.setattr(log_access.shutil, "copyfile", full)
+    app = launch(harness)
+    tap(harness, "continue")
+    english = shown(app)
+    assert english["reason"] == f"Race {running} in the race log is damaged at event 2."
+    assert "No copy could be made: No space left on device." in english["advice"]
+    assert sorted(p.name for p in harness.data.iterdir() if "damaged" in p.name) == []
+    assert log.read_bytes() == original
+
+
+def test_the_fault_screen_words_and_buttons() -> None:
+    """Kivy-free: what each kind offers, and the words for a lock held by this very process
+    (SQLite's lock: another program, whatever the lock file says)."""
+    from companion.storage import errors
+    from companion.ui.log_access import as_storage_error
+    from companion.ui.views.storage_fault import Fault, fault_view
+
+    def view(error: Any, **kw: Any) -> Any:
+        return fault_view(Fault(error=error, **kw))
+
+    full = errors.DiskFullError(path="/d/races.sqlite3", detail="database or disk is full")
+    assert [k for k, _ in view(full, context="input", can_retry=True, back="race").actions] == [
+        "retry", "back"]
+    assert view(full, context="input", can_retry=True, back="race").detail == (
+        "/d/races.sqlite3 · database or disk is full")
+    ours = errors.LogLockedError(path="/d/races.sqlite3", pid=os.getpid(), host="h")
+    assert view(ours, can_retry=True, own_pid=os.getpid(), own_host="h").reason == (
+        "The race log is locked by another program.")
+    assert "another copy" in view(ours, own_pid=os.getpid(), own_host="other").reason
+    theirs = errors.LogLockedError(path="/d/races.sqlite3", pid=1, host="table-pi")
+    seen = view(theirs, can_retry=True, since="2024-06-01T20:14:05+02:00")
+    assert "(process 1 on table-pi)" in seen.reason and "since 2024-06-01 20:14" in seen.advice
+    damaged = errors.CorruptLogError("r1", 3, "bad")
+    assert [k for k, _ in view(damaged, can_retry=True, back=None).actions] == [
+        "retry", "new-log"]
+    assert [k for k, _ in view(damaged, can_retry=True, back="races").actions] == [
+        "new-log", "back"]
+    assert [k for k, _ in view(errors.WriteConflictError("r1", 4), race_open=True,
+                               back="race").actions] == ["reopen", "back"]
+    assert [k for k, _ in view(errors.UnknownRaceError("r1"), back="races").actions] == ["back"]
+    # An OSError on a file is a storage fault of its kind; anything else is not.
+    assert as_storage_error(OSError(28, "No space left on device", "/d/x.csv")).kind == (
+        "disk-full")
+    assert as_storage_error(OSError(30, "Read-only file system", "/d/x.csv")).kind == (
+        "read-only")
+    assert as_storage_error(OSError(5, "Input/output error")) is None
+    assert as_storage_error(ValueError("x")) is None

@@ -21,6 +21,7 @@ aside and an empty log started), Reopen race (another writer changed the race).
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -138,7 +139,8 @@ class FaultMixin:
         self.fault = Fault(
             error=error, context=context, can_retry=retry is not None, back=back,
             viewing=self.storage_read_only, copy=access.copy, copy_problem=access.copy_problem,
-            since=since, own_pid=os.getpid(), race_open=self.session is not None)
+            since=since, own_pid=os.getpid(), own_host=socket.gethostname(),
+            race_open=self.session is not None)
         self._fault_retry, self._fault_then = retry, then
         self._fault_back_to = back
         self.fault_confirming = False

@@ -141,7 +141,9 @@ class Fault:
     since: str = ""
     """When the copy of the app holding the log took it (ISO 8601), if known."""
     own_pid: int = 0
-    """This process: a lock "held" by it is another program's (SQLite's own lock)."""
+    own_host: str = ""
+    """This process and its host: a lock "held" by them is another program's (SQLite's lock
+    while this app holds the log's claim)."""
     race_open: bool = False
     """A race is open (Reopen race after a write conflict)."""
 
@@ -171,7 +173,8 @@ def when(since: str) -> str:
 def _locked(fault: Fault) -> tuple[str, str]:
     params = getattr(fault.error, "params", {}) or {}
     pid = params.get("pid")
-    if pid is None or pid == fault.own_pid:  # SQLite's lock, not another copy's claim
+    if pid is None or (pid == fault.own_pid and params.get("host") == fault.own_host):
+        # SQLite's lock, held by another program: the claim the lock file names is ours
         return _(HELD_BY_ANOTHER_PROGRAM), _(LOCKED_BY_PROGRAM)
     if fault.since:
         return fault_reason(fault.error), _(LOCKED_BY_APP).format(since=when(fault.since))
@@ -205,8 +208,8 @@ def _actions(fault: Fault) -> list[str]:
     keys: list[str] = []
     if kind == WRITE_CONFLICT and fault.race_open:
         keys.append("reopen")
-    elif fault.can_retry and kind not in NO_RETRY:
-        keys.append("retry")
+    elif fault.can_retry and (kind not in NO_RETRY or (kind == DAMAGED and fault.back is None)):
+        keys.append("retry")  # a damaged log with no way back: Retry, not only a new log
     if kind == READ_ONLY:
         keys.append("view")
     if kind in (DAMAGED, NOT_A_RACE_LOG):
