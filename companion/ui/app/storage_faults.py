@@ -29,11 +29,10 @@ from typing import TYPE_CHECKING, Any
 from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.logger import Logger
 
-from companion import i18n
 from companion.storage.errors import StorageError, StorageKind
 
 from ..log_access import as_storage_error
-from ..views.storage_fault import Fault, FaultView, confirm_view, fault_reason, fault_view
+from ..views.storage_fault import Fault, FaultView, confirm_view, fault_view, new_log_view
 
 FAULT_SCREEN = "storagefault"
 CURRENT = "<current>"
@@ -76,6 +75,8 @@ class FaultMixin:
     _fault_retry: Callable[[], object] | None = None
     _fault_then: Callable[[], object] | None = None
     _fault_aside: Path | None = None
+    _new_log: Path | None = None
+    """The name the old log took when a new one was started (said until OK)."""
     _fault_back_to: str | None = "start"
     """Where Back of the last fault led (kept while its Retry or Back runs)."""
     _fault_handler: _RouteToFaultScreen | None = None
@@ -91,7 +92,6 @@ class FaultMixin:
         def log(self) -> Any: ...
         def season_of(self, race_id: str) -> tuple[str, int] | None: ...
         def season_store(self) -> Any: ...
-        def _tell(self, text: str) -> None: ...
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -149,6 +149,8 @@ class FaultMixin:
     def fault_view(self) -> FaultView | None:
         """What the fault screen shows now (None: no fault)."""
         if self.fault is None:
+            if self._new_log is not None:
+                return new_log_view(self._new_log.name, str(self._new_log.parent))
             return None
         if self.fault_confirming and self._fault_aside is not None:
             return confirm_view(self.fault, self._fault_aside.name)
@@ -187,11 +189,12 @@ class FaultMixin:
         handlers: dict[str, Callable[[], None]] = {
             "retry": self.fault_retry, "back": self.fault_back, "view": self.fault_view_races,
             "new-log": self.fault_ask_new_log, "confirm-new-log": self.fault_new_log,
-            "cancel": self.fault_cancel, "reopen": self.fault_reopen,
+            "cancel": self.fault_cancel, "reopen": self.fault_reopen, "done": self.fault_done,
         }
         handlers[key]()
 
     def _clear_fault(self) -> Fault | None:
+        self._new_log = None
         fault = self.fault
         self.fault = None
         self.fault_confirming = False
@@ -236,8 +239,6 @@ class FaultMixin:
                 return
         self._clear_fault()
         self.show("races")
-        if self.storage_read_only:
-            self._tell(fault_reason(self.log_access.read_only))
 
     def fault_ask_new_log(self) -> None:
         fault = self.fault
@@ -267,9 +268,12 @@ class FaultMixin:
                                then=lambda: self.show("start"), back=None)
             return
         self._clear_fault()
+        self._new_log = taken
+        self.show(FAULT_SCREEN)  # says where the old file is; OK goes to the start screen
+
+    def fault_done(self) -> None:
+        self._new_log = None
         self.show("start")
-        self._tell(i18n._("A new race log was started. The old one was set aside as {name}.")
-                   .format(name=taken.name))
 
     def fault_reopen(self) -> None:
         """Another writer changed the race: open it again as the log holds it."""

@@ -99,6 +99,7 @@ ACTIONS: dict[str, str] = {
     "reopen": N_("Reopen race"),
     "confirm-new-log": N_("Yes, start a new log"),
     "cancel": N_("Cancel"),
+    "done": N_("OK"),
 }
 """Button key -> its label (the screen's buttons are named ``fault <key>``)."""
 
@@ -246,6 +247,16 @@ def confirm_view(fault: Fault, aside: str) -> FaultView:
         title=_(CONFIRM_TITLE), reason=_(CONFIRM_ASIDE).format(name=aside),
         advice=_(CONFIRM_EMPTY), detail=technical_detail(fault.error),
         actions=tuple((key, _(ACTIONS[key])) for key in ("confirm-new-log", "cancel")))
+
+
+NEW_LOG_TITLE = N_("New log started")
+NEW_LOG_DONE = N_("A new race log was started. The old one was set aside as {name}.")
+
+
+def new_log_view(aside: str, folder: str) -> FaultView:
+    """Said once a new log was started: where the old file is."""
+    return FaultView(title=_(NEW_LOG_TITLE), reason=_(NEW_LOG_DONE).format(name=aside),
+                     advice="", detail=folder, actions=(("done", _(ACTIONS["done"])),))
 
 
 def technical_detail(error: Any) -> str:
