@@ -60,7 +60,7 @@ SCREENS: dict[str, tuple[str, str]] = {
     "newseason": ("new_season", "NewSeasonScreen"),
     "nextrace": ("next_race", "NextRaceScreen"),
     "standings": ("standings", "StandingsScreen"),
-    FAULT_SCREEN: ("storage_fault", "StorageFaultScreen"),
+    "storagefault": ("storage_fault", "StorageFaultScreen"),  # FAULT_SCREEN
 }
 """Screen name -> (module in :mod:`companion.ui.screens`, class); each module has a .kv of the
 same name beside it."""
