@@ -33,6 +33,7 @@ from .storage import codec
 from .storage.db import EventLog, RaceRow, Summary
 from .storage.errors import CorruptLogError, RefusedError
 from .storage.fold import Event, EventKind, FoldError, Timeline
+from .storage.results import summary_of
 
 __all__ = ["RaceLog", "RaceSession", "RaceSummary"]
 
@@ -63,7 +64,8 @@ class RaceSummary:
 
 
 def _summary(state: RaceState) -> Summary:
-    return Summary(rounds=state.round, over=state.over, results=state.results)
+    """The summary kept in step with the events, with the result of a race that is over."""
+    return summary_of(state)
 
 
 class RaceSession:
@@ -165,7 +167,8 @@ class RaceSession:
         return True
 
     def _append(self, event: Event, summary: Summary) -> None:
-        changed = summary if summary != self._written else None
+        # A race that is over stores its result with the event that made it so.
+        changed = summary if summary != self._written or summary.over else None
         seq = self._events + 1
         self._log.append(self.race_id, seq, event.kind.value, codec.event_payload(event), changed)
         self._events = seq
@@ -268,18 +271,22 @@ class RaceLog:
 
     def races(self) -> list[RaceSummary]:
         """Every stored race, most recently created first."""
-        out = []
-        for row in self._log.races():
-            try:
-                cars = codec.setup_cars(json.loads(row.setup))
-            except (ValueError, TypeError, RecursionError) as error:
-                raise CorruptLogError(row.id, None, f"cannot read the setup: {error}") from error
-            s = row.summary
-            out.append(RaceSummary(
-                id=row.id, created=row.created, track_id=row.track_id, laps=row.laps, cars=cars,
-                rounds=s.rounds, over=s.over, results=s.results,
-            ))
-        return out
+        return [_race_summary(row) for row in self._log.races()]
+
+    def race_page(
+        self, *, before: int | None = None, limit: int = 30, text: str = "",
+        track_ids: tuple[str, ...] = (),
+    ) -> list[tuple[int, RaceSummary]]:
+        """One page of the race list, most recent first: ``(position, summary)`` of up to
+        ``limit`` races older than position ``before``, those a search ``text`` names (a
+        driver's name, a date, or one of ``track_ids``) if given. Costs the page, not the log
+        (``EventLog.race_page``)."""
+        return [(position, _race_summary(row)) for position, row in self._log.race_page(
+            before=before, limit=limit, text=text, track_ids=track_ids)]
+
+    def race_summary(self, race_id: str) -> RaceSummary:
+        """One race's line of the race list. :raises UnknownRaceError:"""
+        return _race_summary(self._log.race(race_id))
 
     def race_ids(self) -> list[str]:
         """The id of every stored race, most recently created first (reads no other column,
@@ -293,3 +300,13 @@ class RaceLog:
     def delete_race(self, race_id: str) -> None:
         """Remove a race and its events. :raises UnknownRaceError:"""
         self._log.delete_race(race_id)
+
+
+def _race_summary(row: RaceRow) -> RaceSummary:
+    try:
+        cars = codec.setup_cars(json.loads(row.setup))
+    except (ValueError, TypeError, RecursionError) as error:
+        raise CorruptLogError(row.id, None, f"cannot read the setup: {error}") from error
+    s = row.summary
+    return RaceSummary(id=row.id, created=row.created, track_id=row.track_id, laps=row.laps,
+                       cars=cars, rounds=s.rounds, over=s.over, results=s.results)

@@ -25,6 +25,8 @@ from .scoring import (
     Status,
     event_bonus,
     place_points,
+    result_doc,
+    result_from_doc,
     result_from_state,
     standings,
 )
@@ -45,5 +47,6 @@ __all__ = [
     "PLACE_POINTS", "SEASONS", "SEASON_FORMAT", "STANDINGS_FORMAT", "CarEntry", "DraftOrder",
     "RacePoints", "RaceResult", "Season", "SeasonDef", "SeasonError", "SeasonRace", "Standing",
     "Status", "event_bonus", "official_season", "parse_season", "place_points", "press_lines",
-    "result_from_state", "season_doc", "standings", "standings_csv", "standings_document",
+    "result_doc", "result_from_doc", "result_from_state", "season_doc", "standings",
+    "standings_csv", "standings_document",
 ]

@@ -108,6 +108,33 @@ def result_from_state(state: RaceState) -> RaceResult:
     )
 
 
+def result_doc(result: RaceResult) -> dict[str, object]:
+    """A result as plain JSON data (how the race log stores it, ``storage/results.py``)."""
+    return {"order": list(result.order), "eliminated": list(result.eliminated),
+            "unfinished": list(result.unfinished),
+            "sponsors": {car: result.sponsors[car] for car in sorted(result.sponsors)}}
+
+
+def result_from_doc(doc: object) -> RaceResult:
+    """Inverse of :func:`result_doc`; raises :class:`SeasonError` naming what is wrong."""
+    if not isinstance(doc, dict) or set(doc) != {"order", "eliminated", "unfinished",
+                                                 "sponsors"}:
+        raise SeasonError("race result: an object with order, eliminated, unfinished and "
+                          "sponsors")
+    lists = []
+    for key in ("order", "eliminated", "unfinished"):
+        cars = doc[key]
+        if not isinstance(cars, list) or not all(isinstance(c, str) for c in cars):
+            raise SeasonError(f"race result: {key} must be a list of car ids")
+        lists.append(tuple(cars))
+    sponsors = doc["sponsors"]
+    if not isinstance(sponsors, dict) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in sponsors.values()):
+        raise SeasonError("race result: sponsors must map car ids to whole numbers")
+    return RaceResult(order=lists[0], eliminated=lists[1], unfinished=lists[2],
+                      sponsors=MappingProxyType(dict(sponsors)))
+
+
 @dataclass(frozen=True, slots=True)
 class RacePoints:
     """What one car scored in one race."""

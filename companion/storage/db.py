@@ -4,9 +4,11 @@
 * One explicit ``BEGIN IMMEDIATE … COMMIT`` per write, rolled back on any error.
 * ``events`` has the primary key ``(race_id, seq)``: writing the same seq twice fails
   (:class:`WriteConflictError`), so two writers can never both extend a race.
-* The schema version is ``PRAGMA user_version``; a newer one is refused with a clear message.
+* The schema version is ``PRAGMA user_version`` (:mod:`.schema`); a log opened to write is
+  brought to the newest one in one transaction, a newer one is refused with a clear message.
 * ``races`` also caches a summary (rounds completed, over, results), written in the same
-  transaction as the event that changed it, so listing races needs no replay.
+  transaction as the event that changed it, so listing races needs no replay; the event that
+  finishes a race also stores its full result in ``race_results`` (:mod:`.results`).
 
 * Opening is safe when several processes open a new log at the same moment: SQLite's lock
   makes one of them create the tables, and the steps its busy handler does not cover (switching
@@ -26,13 +28,13 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import lock
+from . import lock, schema
 from .errors import (
     CorruptLogError,
     FolderNotWritableError,
@@ -51,30 +53,15 @@ from .errors import (
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 1
-NEWEST_SCHEMA_VERSION = 2
-"""Schema 2 adds the Championship tables; ``storage/seasons.py`` migrates 1 -> 2 on first use."""
+NEWEST_SCHEMA_VERSION = schema.NEWEST
+"""The newest schema this code reads and writes (:mod:`.schema` lists every version)."""
+SCHEMA_VERSION = NEWEST_SCHEMA_VERSION
+"""The schema of a log created now."""
+RESULTS_SCHEMA_VERSION = 3
+"""The first schema with the ``race_results`` table."""
 
-_SCHEMA = """
-CREATE TABLE races (
-    id TEXT PRIMARY KEY NOT NULL,
-    created TEXT NOT NULL,
-    track TEXT NOT NULL,                 -- JSON: a bundled track id or an inline track object
-    setup TEXT NOT NULL,                 -- JSON: cars, laps, seed, Legends options
-    track_id TEXT NOT NULL,
-    laps INTEGER NOT NULL,
-    rounds INTEGER NOT NULL DEFAULT 0,   -- summary, kept in step with the events
-    over INTEGER NOT NULL DEFAULT 0,
-    results TEXT NOT NULL DEFAULT '[]'   -- JSON: [[car, place, round], ...]
-);
-CREATE TABLE events (
-    race_id TEXT NOT NULL REFERENCES races(id),
-    seq INTEGER NOT NULL CHECK (seq >= 1),
-    kind TEXT NOT NULL CHECK (kind IN ('input', 'undo', 'redo')),
-    payload TEXT NOT NULL,               -- JSON: the action of an input, {} for undo/redo
-    PRIMARY KEY (race_id, seq)
-) WITHOUT ROWID;
-"""
+_SCHEMA = schema.SCHEMA_1
+"""The tables of schema 1 (the race log alone), as the first logs were created."""
 
 Results = tuple[tuple[str, int, int], ...]
 
@@ -86,6 +73,9 @@ class Summary:
     rounds: int = 0
     over: bool = False
     results: Results = ()
+    outcome: str | None = field(default=None, compare=False)
+    """Of a race that is over: its full result as ``race_results`` stores it (JSON,
+    :func:`companion.storage.results.summary_of`); never read back from ``races``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +89,32 @@ class RaceRow:
     track_id: str
     laps: int
     summary: Summary
+
+
+@dataclass(frozen=True, slots=True)
+class StoredResult:
+    """A ``race_results`` row, as stored (any column may be damaged)."""
+
+    version: Any
+    seq: Any
+    fingerprint: str
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSource:
+    """One race as :meth:`EventLog.result_sources` reads it."""
+
+    race_id: str
+    over: bool
+    """The ``races`` summary's flag (kept in step with the events)."""
+    track: str
+    setup: str
+    seq: int
+    """The race's last event (0: none yet), with its ``kind`` and ``payload`` as stored."""
+    kind: str
+    payload: str
+    stored: StoredResult | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +147,8 @@ class EventLog:
         self.read_only = read_only
         self._timeout = timeout
         self._snapshot: Path | None = None
+        self._has_results: bool | None = None
+        self._folding = False
         self._db = self._open_to_read() if read_only else self._open_to_write()
 
     # --- opening ------------------------------------------------------------------------------
@@ -197,18 +215,14 @@ class EventLog:
             lambda: self._db.execute("PRAGMA user_version").fetchone()[0])
         if version > NEWEST_SCHEMA_VERSION:
             raise NewerLogError(path=self.path, version=version, newest=NEWEST_SCHEMA_VERSION)
-        if version != 0:
+        if version == NEWEST_SCHEMA_VERSION:
             return  # no write lock needed: a writer busy elsewhere does not stop an opening
         with self.transaction():
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0:
-                if self._tables():
-                    raise NotARaceLogError(path=self.path,
-                                           detail="it has tables but no schema version")
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if version == 0 and self._tables():
+                raise NotARaceLogError(path=self.path,
+                                       detail="it has tables but no schema version")
+            schema.migrate(self._db)
 
     def _tables(self) -> list[str]:
         return [str(name) for (name,) in self._db.execute(
@@ -379,6 +393,49 @@ class EventLog:
             "FROM races ORDER BY rowid DESC", ())
         return [_race_row(row) for row in rows]
 
+    def race_page(
+        self, *, before: int | None = None, limit: int = 30, text: str = "",
+        track_ids: Sequence[str] = (),
+    ) -> list[tuple[int, RaceRow]]:
+        """Up to ``limit`` races created before the race at position ``before`` (None: from
+        the newest), most recent first, each with its position (to ask for the next page).
+
+        With ``text``, only the races with a driver whose name contains it, or created on a
+        date that starts with it, or on one of ``track_ids`` (the tracks whose name matches
+        it in the player's language; the caller knows the names). Costs a page, not the log:
+        rows are read by position (``rowid``) from an index, and a race's setup is searched
+        in SQL (a setup that is not JSON matches by track or date only)."""
+        where: list[str] = []
+        params: list[Any] = []
+        if before is not None:
+            where.append("rowid < ?")
+            params.append(before)
+        if text:
+            self._fold_function()
+            escaped = text.casefold().replace("\\", "\\\\").replace("%", "\\%").replace(
+                "_", "\\_")
+            found = ["created LIKE ? ESCAPE '\\'",
+                     "EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(setup) THEN setup "
+                     "ELSE '{}' END, '$.cars') AS car WHERE "
+                     "heat_casefold(json_extract(car.value, '$.name')) LIKE ? ESCAPE '\\')"]
+            params += [escaped + "%", "%" + escaped + "%"]
+            if track_ids:
+                found.append(f"track_id IN ({', '.join('?' * len(track_ids))})")
+                params += list(track_ids)
+            where.append("(" + " OR ".join(found) + ")")
+        rows = self._read(
+            "SELECT rowid, id, created, track, setup, track_id, laps, rounds, over, results "
+            f"FROM races {'WHERE ' + ' AND '.join(where) if where else ''} "
+            "ORDER BY rowid DESC LIMIT ?", (*params, limit))
+        return [(int(row[0]), _race_row(row[1:])) for row in rows]
+
+    def _fold_function(self) -> None:
+        """``heat_casefold(text)`` in SQL: Python's ``str.casefold`` (SQLite's ``LIKE`` folds
+        ASCII letters only), so a search finds "Zoë" as "ZOË" too."""
+        if not self._folding:
+            self._db.create_function("heat_casefold", 1, _casefold, deterministic=True)
+            self._folding = True
+
     def race_ids(self) -> list[str]:
         """Every race id, most recently created first."""
         return [str(race_id) for (race_id,) in self._read(
@@ -390,6 +447,7 @@ class EventLog:
 
     def delete_race(self, race_id: str) -> None:
         with self.transaction() as db:
+            db.execute("DELETE FROM race_results WHERE race_id = ?", (race_id,))
             db.execute("DELETE FROM events WHERE race_id = ?", (race_id,))
             if db.execute("DELETE FROM races WHERE id = ?", (race_id,)).rowcount == 0:
                 raise UnknownRaceError(race_id)
@@ -406,6 +464,10 @@ class EventLog:
     ) -> None:
         """Append one event, and the new summary if it changed, in one durable transaction.
 
+        A summary of a race that is over comes with its result (``summary.outcome``), stored in
+        ``race_results`` with the fingerprint of this event (:func:`.schema.result_fingerprint`);
+        a summary of a race that is not over (an undo of its last input) removes it.
+
         :raises WriteConflictError: the race already has an event ``seq``.
         """
         try:
@@ -420,6 +482,10 @@ class EventLog:
                         (summary.rounds, int(summary.over),
                          json.dumps([list(r) for r in summary.results]), race_id),
                     )
+                    if summary.over and summary.outcome is not None:
+                        self._store_result(db, race_id, seq, kind, payload, summary.outcome)
+                    elif not summary.over:
+                        db.execute("DELETE FROM race_results WHERE race_id = ?", (race_id,))
         except StorageError as error:
             cause = error.__cause__
             if isinstance(cause, sqlite3.IntegrityError) and "UNIQUE" in str(cause):
@@ -428,11 +494,74 @@ class EventLog:
                 raise UnknownRaceError(race_id) from cause
             raise
 
+    # --- stored results (derived data: storage/results.py) ------------------------------------
+
+    @property
+    def has_results(self) -> bool:
+        """Whether the log has the ``race_results`` table (a log opened to read only may be of
+        an older schema; one opened to write has been brought to the newest)."""
+        if self._has_results is None:
+            self._has_results = self.schema_version >= RESULTS_SCHEMA_VERSION
+        return self._has_results
+
+    def result_sources(self, race_ids: Sequence[str]) -> dict[str, ResultSource]:
+        """What deciding whether each race's stored result is fresh takes: its ``races`` row,
+        its last event and its ``race_results`` row (one query per 500 races, each row found
+        by key: the cost of the races asked for, not of the log)."""
+        stored = "x.version, x.seq, x.fingerprint, x.result" if self.has_results else \
+            "NULL, NULL, NULL, NULL"
+        join = "LEFT JOIN race_results x ON x.race_id = r.id" if self.has_results else ""
+        out: dict[str, ResultSource] = {}
+        ids = list(dict.fromkeys(race_ids))
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = self._read(
+                "SELECT r.id, r.over, r.track, r.setup, e.seq, e.kind, e.payload, "
+                f"{stored} FROM races r LEFT JOIN events e ON e.race_id = r.id AND e.seq = "
+                "(SELECT MAX(seq) FROM events WHERE race_id = r.id) "
+                f"{join} WHERE r.id IN ({', '.join('?' * len(chunk))})", tuple(chunk))
+            for (race_id, over, track, setup, seq, kind, payload,
+                 version, stored_seq, fingerprint, result) in rows:
+                out[str(race_id)] = ResultSource(
+                    race_id=str(race_id), over=bool(_whole(str(race_id), "over", over)),
+                    track=str(track), setup=str(setup), seq=seq if isinstance(seq, int) else 0,
+                    kind=str(kind), payload=str(payload),
+                    stored=None if version is None else StoredResult(
+                        version, stored_seq, str(fingerprint), str(result)))
+        return out
+
+    def store_results(self, rows: Sequence[tuple[ResultSource, str]]) -> None:
+        """Store results rebuilt from the log (one transaction): each ``(source, result)`` is
+        written only if the race's last event is still the one ``source`` read."""
+        with self.transaction() as db:
+            for source, result in rows:
+                last = db.execute("SELECT MAX(seq) FROM events WHERE race_id = ?",
+                                  (source.race_id,)).fetchone()[0]
+                if (last or 0) == source.seq:
+                    self._store_result(db, source.race_id, source.seq, source.kind,
+                                       source.payload, result)
+
+    @staticmethod
+    def _store_result(db: sqlite3.Connection, race_id: str, seq: int, kind: str, payload: str,
+                      result: str) -> None:
+        row = db.execute("SELECT track, setup FROM races WHERE id = ?", (race_id,)).fetchone()
+        if row is None:
+            return
+        fingerprint = schema.result_fingerprint(str(row[0]), str(row[1]), seq, kind, payload,
+                                                result)
+        db.execute("INSERT OR REPLACE INTO race_results (race_id, version, seq, fingerprint, "
+                   "result) VALUES (?, ?, ?, ?, ?)",
+                   (race_id, schema.RESULTS_VERSION, seq, fingerprint, result))
+
     def _read(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         try:
             return self._db.execute(sql, params).fetchall()
         except (sqlite3.Error, UnicodeDecodeError) as error:
             raise self._fault(error) from error
+
+
+def _casefold(value: object) -> str | None:
+    return value.casefold() if isinstance(value, str) else None
 
 
 def _whole(race_id: str, field: str, value: object) -> int:

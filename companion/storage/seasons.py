@@ -1,14 +1,15 @@
 """Championship seasons in the race log: which stored race is race N of which season.
 
-Two tables join the race log in the same SQLite file (schema 2, added by :func:`migrate_to_2`
-the first time a :class:`SeasonStore` opens a schema-1 file)::
+Two tables join the race log in the same SQLite file (schema 2, :mod:`.schema`; a log opened to
+write is brought to the newest schema)::
 
     seasons       (id, created, definition, cars, options)   one row per season, never updated
     season_races  (season_id, race_no, race_id)              one row per race started
 
-Both are append-only and every change is one transaction. Results are never stored: a season's
-standings are derived from its races' logs (each race replayed as the race log replays it), so
-nothing is kept twice and the standings survive whatever the races survive.
+Both are append-only and every change is one transaction. A season's standings come from its
+races' results: each race's result as stored when it finished (``race_results``,
+:mod:`.results`), or, when that is missing or stale, as its log replays. The log stays the
+source of truth: the standings survive whatever the races survive.
 
 The race log (``storage/codec.py``) keeps each setup's modules (event, Press Corners,
 Weather, Road Conditions, tournament mode) and the mechanics' choice; :meth:`SeasonStore.open_race`
@@ -34,7 +35,7 @@ from companion.i18n import N_
 from companion.session import RaceLog, RaceSession
 
 from . import codec
-from .db import NEWEST_SCHEMA_VERSION, EventLog
+from .db import EventLog
 from .errors import (
     CorruptLogError,
     DamagedLogError,
@@ -44,24 +45,10 @@ from .errors import (
     UnknownRaceError,
 )
 from .fold import FoldError, Timeline
+from .results import RaceResults
 
 SEASONS_SCHEMA_VERSION = 2
-
-_SCHEMA_2 = """
-CREATE TABLE seasons (
-    id TEXT PRIMARY KEY NOT NULL,
-    created TEXT NOT NULL,
-    definition TEXT NOT NULL,            -- JSON: heat-season/1 document (docs/championship.md)
-    cars TEXT NOT NULL,                  -- JSON: [{id, name, legend, handicap}, ...]
-    options TEXT NOT NULL                -- JSON: {legend_bonus, aggressive_legends}
-);
-CREATE TABLE season_races (
-    season_id TEXT NOT NULL REFERENCES seasons(id),
-    race_no INTEGER NOT NULL CHECK (race_no >= 1),
-    race_id TEXT NOT NULL UNIQUE REFERENCES races(id),
-    PRIMARY KEY (season_id, race_no)
-) WITHOUT ROWID;
-"""
+"""The first schema with the season tables (a log opened to read only may be older)."""
 
 
 class UnknownSeasonError(StorageError, LookupError):
@@ -96,17 +83,6 @@ class DamagedSeasonError(DamagedLogError):
     def _line(self) -> str:
         text = f"season {self.season_id}: {self.detail}"
         return f"{self.path}: {text}" if self.path is not None else text
-
-
-def migrate_to_2(db: sqlite3.Connection) -> None:
-    """Schema 1 -> 2: add the Championship tables. Run inside the caller's transaction."""
-    for statement in _SCHEMA_2.split(";"):
-        if statement.strip():
-            db.execute(statement)
-    db.execute(f"PRAGMA user_version = {SEASONS_SCHEMA_VERSION}")
-
-
-assert SEASONS_SCHEMA_VERSION <= NEWEST_SCHEMA_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,18 +159,16 @@ class SeasonStore:
             self._races = RaceLog(Path(path), read_only=True)
             self._log = self._races._log  # one connection (and one snapshot) for both
             self._tables = self._log.schema_version >= SEASONS_SCHEMA_VERSION
-            return
-        self._log = EventLog(Path(path))
-        try:
-            if self._log.schema_version < SEASONS_SCHEMA_VERSION:
-                with self._log.transaction() as db:
-                    if db.execute("PRAGMA user_version").fetchone()[0] < SEASONS_SCHEMA_VERSION:
-                        migrate_to_2(db)
-            self._races = RaceLog(Path(path))
-        except BaseException:
-            self._log.close()
-            raise
-        self._tables = True
+        else:
+            self._log = EventLog(Path(path))  # brought to the newest schema
+            try:
+                self._races = RaceLog(Path(path))
+            except BaseException:
+                self._log.close()
+                raise
+            self._tables = True
+        self.results = RaceResults(self._log, lambda race_id: self.open_race(race_id).state)
+        """The races' results: stored when fresh, else replayed (and stored if writable)."""
 
     @property
     def path(self) -> Path:
@@ -252,15 +226,16 @@ class SeasonStore:
                     raise RefusedError(f"season {season_id!r} already exists") from error
         raise RefusedError("cannot find a free season id")  # pragma: no cover
 
-    def seasons(self) -> list[SeasonSummary]:
-        """Every stored season, most recently created first."""
+    def seasons(self, limit: int | None = None) -> list[SeasonSummary]:
+        """Every stored season (or the ``limit`` most recent), most recently created first."""
         if not self._tables:
             return []
         with self._log.reading() as db:
             rows = db.execute(
                 "SELECT s.id, s.created, s.definition, "
                 "(SELECT COUNT(*) FROM season_races r WHERE r.season_id = s.id) "
-                "FROM seasons s ORDER BY s.rowid DESC").fetchall()
+                "FROM seasons s ORDER BY s.rowid DESC LIMIT ?",
+                (-1 if limit is None else max(0, limit),)).fetchall()
         out = []
         for season_id, created, definition, started in rows:
             try:
@@ -295,23 +270,32 @@ class SeasonStore:
         return tuple(str(race_id) for _, race_id in rows)
 
     def season(self, season_id: str) -> StoredSeason:
-        """The season with the results of its finished races, each derived by replaying the
-        race's log (:meth:`open_race`)."""
+        """The season with the results of its finished races: each race's stored result, or
+        its log replayed (:meth:`open_race`) when that is missing or stale (:mod:`.results`).
+
+        :raises CorruptLogError: a race follows one that is not over, or a result does not
+            name the season's cars (names the race).
+        """
         if not self._tables:
             raise UnknownSeasonError(season_id)
         with self._log.reading() as db:
             created, season = self._empty_season(db, season_id)
             race_ids = self._links(db, season_id)
+        results = self.results.results(race_ids)
         running = None
         for number, race_id in enumerate(race_ids, start=1):
             if running is not None:
                 raise CorruptLogError(race_id, None, f"race {number} of season {season_id} "
                                                      f"follows race {running}, not over")
-            state = self.open_race(race_id).state
-            if state.over:
-                season = season.with_result(state)
-            else:
+            result = results[race_id]
+            if result is None:
                 running = race_id
+                continue
+            try:
+                season = season.with_result(result)
+            except SeasonError as error:
+                raise CorruptLogError(race_id, None, f"race {number} of season {season_id}: "
+                                                     f"{error}") from error
         return StoredSeason(season_id, created, season, race_ids, running)
 
     def season_of(self, race_id: str) -> tuple[str, int] | None:
@@ -416,6 +400,35 @@ class SeasonStore:
                 raise SeasonLinkError(f"{where}: the race log cannot keep "
                                       f"{', '.join(lost) or 'this setup'}")
 
+    def race_setup(self, race_id: str) -> RaceSetup:
+        """A stored race's setup as :meth:`open_race` plays it (its season's event and Press
+        Corners attached), read without replaying the race (the Next race screen needs the
+        last race's Upgrades).
+
+        :raises UnknownRaceError: no such race.
+        :raises CorruptLogError: the stored setup cannot be read.
+        """
+        return self._season_setup(self._log.race(race_id))[1]
+
+    def _season_setup(self, row: Any) -> tuple[Any, RaceSetup]:
+        """``(track document, setup)`` of a stored race row, with its season's modules."""
+        race_id = row.id
+        try:
+            track_doc = json.loads(row.track)
+            setup = codec.setup_from_doc(json.loads(row.setup), codec.load_track_doc(track_doc))
+        except (ValueError, TypeError, RecursionError) as error:
+            raise CorruptLogError(race_id, None, f"cannot read the setup: {error}") from error
+        link = self.season_of(race_id)
+        if link is None:
+            return track_doc, setup
+        with self._log.reading() as db:
+            _, season = self._empty_season(db, link[0])
+        try:
+            expected = season.race_modules(link[1], setup.track)
+        except SeasonError as error:
+            raise CorruptLogError(race_id, None, str(error)) from error
+        return track_doc, _attach(setup, expected, race_id)
+
     def open_race(self, race_id: str) -> RaceSession:
         """A stored race as its log replays, with its season's event and Press Corners when it
         is a season race (see the module docstring); like ``RaceLog.open_race`` otherwise.
@@ -423,22 +436,10 @@ class SeasonStore:
         :raises UnknownRaceError: no such race.
         :raises CorruptLogError: a stored row cannot be read or replayed.
         """
-        link = self.season_of(race_id)
-        if link is None:
+        if self.season_of(race_id) is None:
             return self._races.open_race(race_id)
         row = self._log.race(race_id)
-        try:
-            track_doc = json.loads(row.track)
-            setup = codec.setup_from_doc(json.loads(row.setup), codec.load_track_doc(track_doc))
-        except ValueError as error:
-            raise CorruptLogError(race_id, None, f"cannot read the setup: {error}") from error
-        with self._log.reading() as db:
-            _, season = self._empty_season(db, link[0])
-        try:
-            expected = season.race_modules(link[1], setup.track)
-        except SeasonError as error:
-            raise CorruptLogError(race_id, None, str(error)) from error
-        setup = _attach(setup, expected, race_id)
+        track_doc, setup = self._season_setup(row)
         try:
             timeline = Timeline.start(setup)
         except ValueError as error:

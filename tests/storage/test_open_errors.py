@@ -36,7 +36,7 @@ from companion.storage import (
     StorageKind,
     errors,
 )
-from companion.storage.db import EventLog
+from companion.storage.db import NEWEST_SCHEMA_VERSION, EventLog
 from companion.storage.lock import LogClaim, holder, lock_path
 
 
@@ -235,7 +235,7 @@ def test_a_newer_log(log_path: Path, setup: RaceSetup) -> None:
         with pytest.raises(NewerLogError) as info:
             RaceLog(log_path, read_only=read_only)
         _kind(info, StorageKind.NEWER_LOG, log_path)
-        assert info.value.params == {"version": 9, "newest": 2}
+        assert info.value.params == {"version": 9, "newest": NEWEST_SCHEMA_VERSION}
 
 
 def test_no_log_when_reading(tmp_path: Path) -> None:

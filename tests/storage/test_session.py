@@ -22,6 +22,7 @@ from companion.engine import (
 )
 from companion.session import RaceLog, RaceSession
 from companion.storage import UnknownRaceError, WriteConflictError
+from companion.storage.db import NEWEST_SCHEMA_VERSION
 from companion.storage.fold import fold_state
 
 
@@ -284,7 +285,7 @@ def test_wal_and_synchronous_full(log: RaceLog, log_path: Path, setup: RaceSetup
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     with sqlite3.connect(log_path) as other:
-        assert other.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert other.execute("PRAGMA user_version").fetchone()[0] == NEWEST_SCHEMA_VERSION
 
 
 def test_close_is_idempotent(log_path: Path) -> None:

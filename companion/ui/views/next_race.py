@@ -102,6 +102,6 @@ def plan_next_race(store: Any, season_id: str, seed: int | None = None) -> NextR
     picks = season.draft_order(grid).picks
     earlier: dict[str, tuple[str, ...]] = {}
     if stored.race_ids:
-        last = store.open_race(stored.race_ids[-1]).setup
+        last = store.race_setup(stored.race_ids[-1])  # the stored setup: no replay
         earlier = {c.id: tuple(c.upgrades) for c in last.cars if not c.legend}
     return NextRace(season_id, stored, seed, track, grid, picks, earlier)

@@ -1,0 +1,137 @@
+"""The tables of the race log, version by version, and the migrations between versions.
+
+The version is ``PRAGMA user_version``. A new log is created at version 1 and migrated step by
+step to :data:`NEWEST`, so a new log and an upgraded one are the same; a log opened to write
+is migrated in one transaction (:meth:`~companion.storage.db.EventLog` does it). A log opened to
+read only is never changed: readers cope with every version from 1 to :data:`NEWEST`.
+
+* **1**: ``races`` (one row per race, with its setup and a summary kept in step with its events)
+  and ``events`` (the append-only log).
+* **2**: ``seasons`` and ``season_races`` (the Championship, :mod:`.seasons`).
+* **3**: ``race_results``: the result of every finished race (finishing order, cars eliminated
+  or still racing, Sponsorship cards won), derived from its events and stored so that standings,
+  seasons and the next race need no replay (:mod:`.results`). Derived data, never the source of
+  truth: a missing or stale row is rebuilt from the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Callable
+
+SCHEMA_1 = """
+CREATE TABLE races (
+    id TEXT PRIMARY KEY NOT NULL,
+    created TEXT NOT NULL,
+    track TEXT NOT NULL,                 -- JSON: a bundled track id or an inline track object
+    setup TEXT NOT NULL,                 -- JSON: cars, laps, seed, Legends options
+    track_id TEXT NOT NULL,
+    laps INTEGER NOT NULL,
+    rounds INTEGER NOT NULL DEFAULT 0,   -- summary, kept in step with the events
+    over INTEGER NOT NULL DEFAULT 0,
+    results TEXT NOT NULL DEFAULT '[]'   -- JSON: [[car, place, round], ...]
+);
+CREATE TABLE events (
+    race_id TEXT NOT NULL REFERENCES races(id),
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    kind TEXT NOT NULL CHECK (kind IN ('input', 'undo', 'redo')),
+    payload TEXT NOT NULL,               -- JSON: the action of an input, {} for undo/redo
+    PRIMARY KEY (race_id, seq)
+) WITHOUT ROWID;
+"""
+
+SCHEMA_2 = """
+CREATE TABLE seasons (
+    id TEXT PRIMARY KEY NOT NULL,
+    created TEXT NOT NULL,
+    definition TEXT NOT NULL,            -- JSON: heat-season/1 document (docs/championship.md)
+    cars TEXT NOT NULL,                  -- JSON: [{id, name, legend, handicap}, ...]
+    options TEXT NOT NULL                -- JSON: {legend_bonus, aggressive_legends}
+);
+CREATE TABLE season_races (
+    season_id TEXT NOT NULL REFERENCES seasons(id),
+    race_no INTEGER NOT NULL CHECK (race_no >= 1),
+    race_id TEXT NOT NULL UNIQUE REFERENCES races(id),
+    PRIMARY KEY (season_id, race_no)
+) WITHOUT ROWID;
+"""
+
+SCHEMA_3 = """
+CREATE TABLE race_results (
+    race_id TEXT PRIMARY KEY NOT NULL REFERENCES races(id),
+    version INTEGER NOT NULL,            -- results.RESULTS_VERSION of the code that derived it
+    seq INTEGER NOT NULL,                -- the race's last event when it was derived
+    fingerprint TEXT NOT NULL,           -- sha256 of the race's track, setup and that event
+    result TEXT NOT NULL                 -- JSON: {order, eliminated, unfinished, sponsors}
+) WITHOUT ROWID;
+"""
+
+NEWEST = 3
+"""The newest schema version this code reads and writes."""
+
+RESULTS_VERSION = 1
+"""What a ``race_results`` row holds and how it is derived from the race's final state
+(``storage/results.py``). Bump it when either changes (or when a change of the rules would
+give a stored race another result): every stored result then reads as stale and is rebuilt
+from its log the next time it is needed."""
+
+
+def result_fingerprint(track: str, setup: str, seq: int, kind: str, payload: str,
+                       result: str) -> str:
+    """The ``race_results.fingerprint`` of a result derived from a race whose ``races`` row
+    has ``track`` and ``setup`` and whose last event is ``seq`` (``kind``, ``payload``): a
+    result is fresh when the log still gives this fingerprint. The log is append-only and
+    ``(race_id, seq)`` is its primary key, so an event added after the result (an undo, an
+    input written by other software) changes ``seq``; a changed setup or a damaged result
+    row changes the hash."""
+    digest = hashlib.sha256()
+    for part in (f"heat-companion results/{RESULTS_VERSION}", track, setup, str(seq), kind,
+                 payload, result):
+        digest.update(str(part).encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _run(db: sqlite3.Connection, script: str) -> None:
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def create(db: sqlite3.Connection) -> None:
+    """Version 1 in an empty file. Run inside the caller's transaction."""
+    _run(db, SCHEMA_1)
+    db.execute("PRAGMA user_version = 1")
+
+
+def to_2(db: sqlite3.Connection) -> None:
+    """1 -> 2: the Championship tables. Run inside the caller's transaction."""
+    _run(db, SCHEMA_2)
+    db.execute("PRAGMA user_version = 2")
+
+
+def to_3(db: sqlite3.Connection) -> None:
+    """2 -> 3: the table of stored race results, empty: the result of a race finished before
+    is derived from its log the first time it is needed (:mod:`.results`), so upgrading costs
+    no replay. Run inside the caller's transaction."""
+    _run(db, SCHEMA_3)
+    db.execute("PRAGMA user_version = 3")
+
+
+STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: to_2, 2: to_3}
+"""Version -> the migration to the next one."""
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Bring the log to :data:`NEWEST`, step by step (version 0, an empty file, is created
+    first); returns the version found. Run inside the caller's write transaction."""
+    found = int(db.execute("PRAGMA user_version").fetchone()[0])
+    version = found
+    if version == 0:
+        create(db)
+        version = 1
+    while version < NEWEST:
+        STEPS[version](db)
+        version += 1
+    return found
