@@ -148,7 +148,7 @@ class Bench(HeatApp):
             return
         self.times[self.current].append((time.perf_counter() - self.pending) * 1000)
         self.pending = None
-        Clock.schedule_once(self.step, 0.2)  # let deferred work (the chart PNG) finish
+        Clock.schedule_once(self.step, 0.5)  # let deferred work (the chart PNG) finish
 
 
 Bench(data=os.environ["BENCH_DATA"]).run()

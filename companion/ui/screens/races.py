@@ -1,4 +1,11 @@
-"""Races: the history of the log, with Open and Export (heat-race/1 files)."""
+"""Races: the history of the log, newest first, with Continue or Open and Export (heat-race/1
+files) on every row, and a search by driver, track or date.
+
+Only what is on screen is built: the list is a ``RecycleView`` (a few row widgets, recycled
+as it scrolls) over one page of races at a time read from the log (``RaceLog.race_page``);
+"Older races" at the end of the list reads the next page. Opening the screen costs a page,
+however many races the log holds.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.recycleview.views import RecycleDataViewBehavior
 
 from companion.i18n import _
 
-from ..views.names import colour_name, track_title
-from ..widgets.basic import Btn, TLabel
+from ..views.race_list import PAGE, matching_tracks, race_lines
+from ..widgets.basic import Btn, TLabel  # noqa: F401 - used by races.kv
 from ..widgets.name_input import NameInput  # noqa: F401 - used by races.kv
 from .base import BaseScreen
+
+SEARCH_DELAY = 0.3
+"""Seconds after the last keystroke before the list is searched again."""
 
 
 def export_race(session: Any, folder: Path) -> Path:
@@ -27,40 +40,87 @@ def export_race(session: Any, folder: Path) -> Path:
     return path
 
 
+class RaceListRow(RecycleDataViewBehavior, BoxLayout):  # type: ignore[misc]
+    """One race of the list (a recycled view: its data change as the list scrolls)."""
+
+    race_id = StringProperty("")
+    head = StringProperty("")
+    drivers = StringProperty("")
+    open_text = StringProperty("")
+    over = BooleanProperty(False)
+
+    def open(self) -> None:
+        App.get_running_app().screen("races").open(self.race_id)
+
+    def export(self) -> None:
+        App.get_running_app().screen("races").export(self.race_id)
+
+
+class RaceListMore(RecycleDataViewBehavior, BoxLayout):  # type: ignore[misc]
+    """The end of the list: a button that reads the next page, or a note."""
+
+    text = StringProperty("")
+    more = BooleanProperty(False)
+
+    def press(self) -> None:
+        App.get_running_app().screen("races").more()
+
+
 class RacesScreen(BaseScreen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._rows: list[dict[str, Any]] = []
+        self._oldest: int | None = None
+        """Position of the oldest race listed (the next page starts after it)."""
+        self._has_more = False
+        self._search = Clock.create_trigger(lambda _dt: self.refresh(), SEARCH_DELAY)
+
     def folder(self) -> Path:
         text = self.ids.folder.text.strip()
         app = App.get_running_app()
         return Path(text).expanduser() if text else app.data_path / "exports"
 
+    def search_changed(self) -> None:
+        self._search()
+
     def refresh(self) -> None:
+        """The first page of races (of those the search names, if any), from the top."""
         app = App.get_running_app()
         if not self.ids.folder.text:
             self.ids.folder.text = str(app.data_path / "exports")
-        box = self.ids.rows
-        box.clear_widgets()
-        races = app.log().races()
-        if not races:
-            box.add_widget(TLabel(text=_("No races yet.")))
-        for summary in races:
-            row = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.3)
-            cars = ", ".join(colour_name(c.id) for c in summary.cars)
-            status = _("finished") if summary.over else _("round {round}").format(
-                round=summary.rounds + 1)
-            text = f"{summary.created[:16].replace('T', ' ')}  {track_title(summary.track_id)}" \
-                   f"  ({status})\n{cars}"
-            label = TLabel(text=text, font_size=app.fs_small)
-            label.size_hint_y = 1
-            row.add_widget(label)
-            open_button = Btn(text=_("Open"), size_hint_x=None, width=app.tap * 1.8,
-                              test_name=f"open {summary.id}")
-            open_button.bind(on_release=lambda _b, r=summary.id: self.open(r))
-            export = Btn(text=_("Export"), size_hint_x=None, width=app.tap * 1.8,
-                         test_name=f"export {summary.id}")
-            export.bind(on_release=lambda _b, r=summary.id: self.export(r))
-            row.add_widget(open_button)
-            row.add_widget(export)
-            box.add_widget(row)
+        self._search.cancel()
+        self._rows = []
+        self._oldest = None
+        self._load_page()
+        self.ids.list.scroll_y = 1
+
+    def more(self) -> None:
+        """The next page of races, after those listed."""
+        if self._has_more:
+            self._load_page()
+
+    def _load_page(self) -> None:
+        app = App.get_running_app()
+        text = self.ids.search.text.strip()
+        page = app.log().race_page(before=self._oldest, limit=PAGE + 1, text=text,
+                                   track_ids=matching_tracks(text))
+        self._has_more = len(page) > PAGE
+        for position, race in page[:PAGE]:
+            head, drivers = race_lines(race)
+            self._rows.append({
+                "viewclass": "RaceListRow", "race_id": race.id, "head": head,
+                "drivers": drivers, "over": race.over,
+                "open_text": _("Open") if race.over else _("Continue"),
+            })
+            self._oldest = position
+        end = {"viewclass": "RaceListMore", "more": self._has_more}
+        if self._has_more:
+            end["text"] = _("Older races")
+        elif not self._rows:
+            end["text"] = _("No race matches this search.") if text else _("No races yet.")
+        else:
+            end["text"] = ""
+        self.ids.list.data = [*self._rows, end]
 
     def open(self, race_id: str) -> None:
         app = App.get_running_app()

@@ -20,16 +20,23 @@ def season_status(summary: Any) -> str:
     return _("race {n} of {races}").format(n=summary.started, races=summary.races)
 
 
+SEASONS_SHOWN = 8
+"""Stored seasons listed at first (most recent first); "Older seasons" lists as many more."""
+
+
 class SeasonsScreen(BaseScreen):
+    shown = SEASONS_SHOWN
+
     def refresh(self) -> None:
         app = App.get_running_app()
         box = self.ids.rows
         box.clear_widgets()
         box.add_widget(ToneLabel(text=_("Your seasons"), tone="accent", scale="big"))
-        stored = app.season_store().seasons() if app.has_seasons() else []
+        # Only the seasons listed are read, each from its races' stored results (no replay).
+        stored = app.season_store().seasons(limit=self.shown + 1) if app.has_seasons() else []
         if not stored:
             box.add_widget(ToneLabel(text=_("No season yet."), tone="muted"))
-        for summary in stored:
+        for summary in stored[:self.shown]:
             season = app.season_store().season(summary.id)
             over = season.season.over
             status = _("over") if over else season_status(summary)
@@ -38,6 +45,11 @@ class SeasonsScreen(BaseScreen):
                 for line in season.season.standings()[:3])
             self._row(box, text, _("Open"), f"open season {summary.id}",
                       lambda s=summary.id: self.open(s))
+        if len(stored) > self.shown:
+            older = Btn(text=_("Older seasons"), test_name="older seasons", size_hint_y=None,
+                        height=app.tap)
+            older.bind(on_release=lambda _b: self.older())
+            box.add_widget(older)
         box.add_widget(ToneLabel(text=_("Official seasons"), tone="accent", scale="big"))
         from companion.championship import SEASONS
 
@@ -66,6 +78,10 @@ class SeasonsScreen(BaseScreen):
         row.add_widget(button)
         box.add_widget(row)
         return button
+
+    def older(self) -> None:
+        self.shown += SEASONS_SHOWN
+        self.refresh()
 
     def open(self, season_id: str) -> None:
         app = App.get_running_app()
