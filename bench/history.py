@@ -112,6 +112,7 @@ class Bench(HeatApp):
         super().on_start()
         Window.bind(on_flip=self.first)
         self.times = {name: [] for name in ORDER}
+        self.handlers = {name: [] for name in ORDER}
         self.plan = [(name, True) for name in ORDER for _ in range(REPEATS + 1)]
         self.pending = None
 
@@ -123,6 +124,7 @@ class Bench(HeatApp):
     def step(self, dt):
         if not self.plan:
             out = {name: values for name, values in self.times.items()}
+            out["handlers"] = self.handlers
             out["rss"] = status("VmRSS")
             out["hwm"] = status("VmHWM")
             print(json.dumps(out), flush=True)
@@ -137,6 +139,7 @@ class Bench(HeatApp):
         self.shown = False
         self.pending = time.perf_counter()
         OPEN[name](self)
+        self.handlers[name].append((time.perf_counter() - self.pending) * 1000)
 
     def drawing(self, *a):
         if self.pending is not None and not Clock.get_before_frame_events():
@@ -233,6 +236,8 @@ def build(folder: Path) -> dict[int, Path]:
 
     folder.mkdir(parents=True, exist_ok=True)
     small, large = folder / "small.sqlite3", folder / "large.sqlite3"
+    for old in folder.glob("*.sqlite3*"):  # built again from scratch
+        old.unlink()
     with SeasonStore(small) as store:
         _fast(store)
         store.create_season(_season("History", TRACKS), _cars(), season_id=SEASON_ID,
@@ -317,7 +322,9 @@ def main(argv: list[str] | None = None) -> int:
                 results[size].append(result)
                 print(f"run {run + 1}, {size} races: " + ", ".join(
                     f"{name} {statistics.median(result[name][1:]):.0f} ms "
-                    f"(cold {result[name][0]:.0f})" for name in SCREENS)
+                    f"(cold {result[name][0]:.0f}, handler "
+                    f"{statistics.median(result['handlers'][name][1:]):.0f}/"
+                    f"{result['handlers'][name][0]:.0f})" for name in SCREENS)
                     + f", RSS {result['rss']:.1f} MB", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)

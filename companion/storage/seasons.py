@@ -28,7 +28,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from companion.championship import Season, SeasonDef, SeasonError, parse_season, season_doc
+from companion.championship import (
+    RaceResult,
+    Season,
+    SeasonDef,
+    SeasonError,
+    parse_season,
+    season_doc,
+)
 from companion.engine import CarEntry, RaceSetup
 from companion.engine.modules import NO_MODULES, RaceModules
 from companion.i18n import N_
@@ -283,6 +290,7 @@ class SeasonStore:
             race_ids = self._links(db, season_id)
         results = self.results.results(race_ids)
         running = None
+        over: list[RaceResult] = []
         for number, race_id in enumerate(race_ids, start=1):
             if running is not None:
                 raise CorruptLogError(race_id, None, f"race {number} of season {season_id} "
@@ -290,12 +298,19 @@ class SeasonStore:
             result = results[race_id]
             if result is None:
                 running = race_id
-                continue
-            try:
-                season = season.with_result(result)
-            except SeasonError as error:
-                raise CorruptLogError(race_id, None, f"race {number} of season {season_id}: "
-                                                     f"{error}") from error
+            else:
+                over.append(result)
+        try:
+            season = replace(season, results=tuple(over))  # checked once, not race by race
+        except SeasonError:
+            for number, (race_id, result) in enumerate(
+                    zip(race_ids[:len(over)], over, strict=True), start=1):
+                try:
+                    season = season.with_result(result)
+                except SeasonError as error:
+                    raise CorruptLogError(race_id, None, f"race {number} of season "
+                                                         f"{season_id}: {error}") from error
+            raise
         return StoredSeason(season_id, created, season, race_ids, running)
 
     def season_of(self, race_id: str) -> tuple[str, int] | None:

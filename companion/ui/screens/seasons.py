@@ -20,7 +20,7 @@ def season_status(summary: Any) -> str:
     return _("race {n} of {races}").format(n=summary.started, races=summary.races)
 
 
-SEASONS_SHOWN = 8
+SEASONS_SHOWN = 4
 """Stored seasons listed at first (most recent first); "Older seasons" lists as many more."""
 
 
