@@ -176,3 +176,11 @@ def test_one_race_summary_without_the_list(many: Path) -> None:
         summary = log.race_summary("r66")
         assert summary == next(r for r in log.races() if r.id == "r66")
         assert summary.cars[0] == CarEntry(id=summary.cars[0].id, name="Zoë Müller")
+
+
+def test_pages_and_search_on_a_log_opened_read_only(many: Path) -> None:
+    with RaceLog(many) as log:
+        expected = [race.id for _, race in log.race_page(text="zoë", limit=100)]
+    with RaceLog(many, read_only=True) as log:
+        assert [race.id for _, race in log.race_page(text="zoë", limit=100)] == expected
+        assert len(log.race_page(limit=30)) == 30
