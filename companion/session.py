@@ -284,6 +284,11 @@ class RaceLog:
         return [(position, _race_summary(row)) for position, row in self._log.race_page(
             before=before, limit=limit, text=text, track_ids=track_ids)]
 
+    def unfinished_races(self) -> list[RaceSummary]:
+        """Every race not over, most recently created first (reads those races only: an
+        index holds them)."""
+        return [_race_summary(row) for row in self._log.races(unfinished=True)]
+
     def race_summary(self, race_id: str) -> RaceSummary:
         """One race's line of the race list. :raises UnknownRaceError:"""
         return _race_summary(self._log.race(race_id))

@@ -386,11 +386,11 @@ class EventLog:
             raise UnknownRaceError(race_id)
         return _race_row(rows[0])
 
-    def races(self) -> list[RaceRow]:
-        """Every race, most recently created first."""
+    def races(self, *, unfinished: bool = False) -> list[RaceRow]:
+        """Every race (or every race not over), most recently created first."""
         rows = self._read(
             "SELECT id, created, track, setup, track_id, laps, rounds, over, results "
-            "FROM races ORDER BY rowid DESC", ())
+            f"FROM races {'WHERE over = 0 ' if unfinished else ''}ORDER BY rowid DESC", ())
         return [_race_row(row) for row in rows]
 
     def race_page(

@@ -11,7 +11,8 @@ read only is never changed: readers cope with every version from 1 to :data:`NEW
 * **3**: ``race_results``: the result of every finished race (finishing order, cars eliminated
   or still racing, Sponsorship cards won), derived from its events and stored so that standings,
   seasons and the next race need no replay (:mod:`.results`). Derived data, never the source of
-  truth: a missing or stale row is rebuilt from the log.
+  truth: a missing or stale row is rebuilt from the log. And an index of the races not over,
+  so that finding them reads those races only.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ CREATE TABLE race_results (
     fingerprint TEXT NOT NULL,           -- sha256 of the race's track, setup and that event
     result TEXT NOT NULL                 -- JSON: {order, eliminated, unfinished, sponsors}
 ) WITHOUT ROWID;
+CREATE INDEX races_unfinished ON races (over) WHERE over = 0;  -- Continue: no scan of history
 """
 
 NEWEST = 3

@@ -163,6 +163,7 @@ def test_an_old_log_is_upgraded_and_its_results_derived_once(log: Path) -> None:
     """A schema-2 log (as the app wrote it before results were stored) opens, is upgraded to
     the newest schema, and each race is replayed once, the first time its result is needed."""
     _sql(log, "DROP TABLE race_results")
+    _sql(log, "DROP INDEX races_unfinished")
     _sql(log, "PRAGMA user_version = 2")
     with SeasonStore(log) as store:
         assert _sql(log, "PRAGMA user_version") == [(NEWEST_SCHEMA_VERSION,)]
@@ -180,6 +181,7 @@ def test_an_old_log_is_upgraded_and_its_results_derived_once(log: Path) -> None:
 def test_read_only_computes_missing_results_in_memory(log: Path, old_schema: bool) -> None:
     if old_schema:  # a schema-2 log: no race_results table at all
         _sql(log, "DROP TABLE race_results")
+        _sql(log, "DROP INDEX races_unfinished")
         _sql(log, "PRAGMA user_version = 2")
     else:
         _sql(log, "DELETE FROM race_results WHERE race_id IN ('r1', 'r3')")

@@ -64,6 +64,7 @@ def test_an_old_log_is_migrated_step_by_step_when_opened_to_write(
         state = log.open_race("old").state
     # The same log as schema 1 or 2 wrote it (no race_results; schema 1: no season tables).
     _sql(log_path, "DROP TABLE race_results")
+    _sql(log_path, "DROP INDEX races_unfinished")
     if version == 1:
         _sql(log_path, "DROP TABLE season_races")
         _sql(log_path, "DROP TABLE seasons")
@@ -184,3 +185,13 @@ def test_pages_and_search_on_a_log_opened_read_only(many: Path) -> None:
     with RaceLog(many, read_only=True) as log:
         assert [race.id for _, race in log.race_page(text="zoë", limit=100)] == expected
         assert len(log.race_page(limit=30)) == 30
+
+
+def test_the_unfinished_races_are_read_by_index(many: Path) -> None:
+    with RaceLog(many) as log:
+        expected = [race.id for race in log.races() if not race.over]
+        assert [race.id for race in log.unfinished_races()] == expected
+        assert len(expected) == 35 and log.unfinished_race() == expected[0]
+    [(plan,)] = [row[3:] for row in _sql(many, "EXPLAIN QUERY PLAN SELECT id FROM races "
+                                               "WHERE over = 0 ORDER BY rowid DESC")]
+    assert "USING INDEX races_unfinished" in str(plan) and "TEMP B-TREE" not in str(plan)
