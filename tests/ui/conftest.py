@@ -50,6 +50,7 @@ class Harness:
         self.player: Any = None
 
     def start(self) -> Any:
+        forget_recycled_views()
         from kivy.config import Config
 
         Config.set("graphics", "width", "800")
@@ -80,10 +81,21 @@ class Harness:
         if self.app is not None:
             self.app._stop()
             self.app = None
+        forget_recycled_views()
 
     def restart(self) -> Any:
         self.stop()
         return self.start()
+
+
+def forget_recycled_views() -> None:
+    """Drop the row widgets Kivy keeps for reuse by every ``RecycleView`` of the process (a
+    module-level cache): built by an app that has stopped, their kv rules are bound to that
+    app's colours and sizes, and the next app of the same test process would show them with
+    the old theme. (The real app runs once per process.)"""
+    from kivy.uix.recycleview import views
+
+    views._cached_views.clear()
 
 
 @pytest.fixture
