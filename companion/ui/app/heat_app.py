@@ -128,6 +128,9 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
         self.start_hardware()
 
     def on_stop(self) -> None:
+        from ..widgets.basic import remove_overlays
+
+        remove_overlays()  # hints and overlays over the window go with the app
         self._stop_hardware()
         self._close_data()
         self._unroute_faults()
