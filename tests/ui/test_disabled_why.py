@@ -82,6 +82,7 @@ def test_a_greyed_key_of_the_keypad_says_why(ui) -> None:
 def test_start_race_on_the_draft_says_why(ui) -> None:
     app = ui.app
     ui.player.set_up_race()
+    ui.player.press("more options")  # the modules
     ui.player.press("garage")
     ui.player.press("start race")
     assert app.sm.current == "draft"

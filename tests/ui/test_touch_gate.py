@@ -216,6 +216,7 @@ def test_a_touch_held_while_the_table_moves_on_does_not_act(ui, frames: int) -> 
 def test_a_draft_pick_does_not_pick_for_the_next_driver(ui, frames: int) -> None:
     app = ui.app
     ui.player.set_up_race()
+    ui.player.press("more options")  # the modules
     ui.player.press("garage")
     ui.player.press("start race")
     assert app.sm.current == "draft"

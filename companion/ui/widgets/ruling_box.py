@@ -94,9 +94,9 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
 
     @property
     def text(self) -> str:
-        """Everything on show, as read top to bottom."""
-        return "\n".join(t for t in (self.error_label.text, self.body.text, self.more.text)
-                         if t)
+        """The rulings on show (the refusal above them is ``error_label``, test name
+        ``error``)."""
+        return "\n".join(t for t in (self.body.text, self.more.text) if t)
 
     @property
     def texture_size(self) -> tuple[float, float]:
