@@ -156,7 +156,7 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         name.test_name = f"driver {row.car}"
         top.add_widget(name)
         ready = Label(text="", font_size=app.fs_small, color=app.c_ok, size_hint_x=None,
-                      halign="right", valign="middle")
+                      width=0, halign="right", valign="middle")
         ready.bind(texture_size=lambda w, size: setattr(w, "width", size[0]))
         ready.test_name = f"ready {row.car}"
         top.add_widget(ready)
