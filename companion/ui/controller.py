@@ -6,6 +6,16 @@ the outcome sentences or the rejection reason for the screen. :meth:`RaceControl
 says what the race screen must show (:mod:`companion.ui.views.race_prompts` for the round and
 turn, :mod:`companion.ui.views.keypad` for the card keypads, :mod:`companion.ui.views.race_view`
 for the records and the race order).
+
+No tap without a decision:
+
+* the cards go in when the last one revealed is typed (no Move key to confirm the count);
+* a React step with nothing to take ends by itself (an End turn input the controller submits
+  right after the input that left nothing to take, through the same path);
+* Undo takes back the table's last decision: an automatic End turn goes with the input that
+  caused it, and an undone reveal goes back on the keypad to fix one card; Redo likewise.
+
+Each input is still its own engine action, validated and committed before the next one.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from companion.engine import (
     PayHeat,
     RaceState,
     Rejection,
+    Reveal,
     Slipstream,
     SuperCool,
     TurnStage,
@@ -39,10 +50,11 @@ from companion.engine import (
 from companion.engine.payment import short_count
 from companion.i18n import N_, _
 
+from .views import inputs
 from .views.keypad import UNPAID_TEMPLATE, Entry
 from .views.names import car_label
 from .views.race_prompts import DirectPlay, race_view, react_buttons
-from .views.race_view import OrderRow, RaceView, ReactButton, order_rows
+from .views.race_view import OrderRow, RaceView, ReactButton, Ruling, order_rows
 from .views.storage_fault import fault_reason
 from .views.words import render
 
@@ -61,13 +73,36 @@ class Session(Protocol):
     def can_undo(self) -> bool: ...
     @property
     def can_redo(self) -> bool: ...
+    @property
+    def last_outcomes(self) -> tuple[Outcome, ...]: ...
+    def actions(self) -> tuple[Action, ...]: ...
     def submit(self, action: Action) -> Applied | Rejection: ...
     def undo(self) -> bool: ...
     def redo(self) -> bool: ...
 
 
+Text = Callable[[], str]
+PLACEMENT_KINDS = frozenset({"position"})
+"""Outcomes that only say where a car goes (the race order's rows show it too)."""
+MOVE_KINDS = frozenset({"position", "blocked", "spinout"})
+"""Outcomes that put a car somewhere on the board."""
+
+
+class Line:
+    """One sentence of what the last input did, rendered in the language of the moment."""
+
+    __slots__ = ("car", "placement", "text")
+
+    def __init__(self, text: Text, car: str | None = None, placement: bool = False) -> None:
+        self.text = text
+        self.car = car
+        self.placement = placement
+
+
 class RaceController:
     """Drives one race session; ``on_change`` is called after every input (main thread).
+
+    A new controller on a race already under way (Continue) shows the last ruling again.
 
     ``on_fault(error)`` is called when the session's log could not record an input, undo or
     redo (a full disk, a locked or read-only log: the session is then unchanged); it shows the
@@ -82,9 +117,11 @@ class RaceController:
         self.on_fault = on_fault
         self.unrecorded: Callable[[], object] | None = None
         """The input the log did not record, to submit again (:meth:`retry`)."""
-        self._messages: list[Callable[[], str]] = []
+        self._lines: list[Line] = []
+        self._moved: frozenset[str] = frozenset()
         self._error: Callable[[], str] | None = None
         self._entry = Entry()
+        self._resume_ruling()
 
     # --- state ---------------------------------------------------------------------------
 
@@ -96,7 +133,17 @@ class RaceController:
         if self.on_change is not None:
             self.on_change()
 
-    def _submit(self, action: Action) -> Applied | Rejection | None:
+    def _submit(self, action: Action, *, then: bool = False) -> Applied | Rejection | None:
+        """Validate, apply and commit ``action``; then show the screen. ``then``: an input the
+        controller adds after the table's own (its sentences follow that input's). None: the
+        log did not record it (a storage fault, shown; nothing changed)."""
+        result = self._commit(action, then=then)
+        if isinstance(result, Applied) and not then:
+            self._settle()
+        self._changed()
+        return result
+
+    def _commit(self, action: Action, *, then: bool = False) -> Applied | Rejection | None:
         before = self.state
         try:
             result = self.session.submit(action)
@@ -116,8 +163,15 @@ class RaceController:
         else:
             self._error = None
             self._entry.clear()
-            self._messages = self._sentences(before, action, result.outcomes)
-        self._changed()
+            lines = self._sentences(before, action, result.outcomes)
+            moved = frozenset(inputs.moved_cars(before, self.state)) | {
+                line.car for line in lines if line.placement and line.car}
+            if then:  # after the table's input: say nothing twice ("Ana to space 9" ...)
+                said = {line.text() for line in self._lines}
+                self._lines += [line for line in lines if line.text() not in said]
+                self._moved |= moved
+            else:
+                self._lines, self._moved = lines, moved
         return result
 
     def _not_recorded(self, error: Exception, again: Callable[[], object]) -> bool:
@@ -144,6 +198,38 @@ class RaceController:
         again()
         return self.unrecorded is None
 
+    def _dead_end(self) -> bool:
+        """The current car is at React with nothing to take: only End turn is left."""
+        state = self.state
+        return (state.turn is not None and state.turn.stage is not TurnStage.REVEAL
+                and not self._entry.boosting and not self._entry.unpaid_needed
+                and [b.key for b in react_buttons(state)] == ["end"])
+
+    def _settle(self) -> None:
+        """End a turn that has nothing left to decide (no tap without a decision)."""
+        while self._dead_end():
+            current = self.state.current_car
+            if current is None or not isinstance(self._commit(EndTurn(current), then=True),
+                                                 Applied):
+                return
+
+    def _last_action(self) -> Action | None:
+        actions = getattr(self.session, "actions", None)  # a stand-in session may have none
+        done = actions() if actions is not None else ()
+        return done[-1] if done else None
+
+    def _resume_ruling(self) -> None:
+        """After Continue: the ruling of the input the race stopped after, shown again."""
+        last = self._last_action()
+        if last is None:
+            return
+        state = self.state
+        outcomes = self.session.last_outcomes
+        self._lines = self._sentences(state, last, outcomes)
+        moved = {o.car for o in outcomes if o.kind in MOVE_KINDS and o.car}
+        moved |= {line.car for line in self._lines if line.placement and line.car}
+        self._moved = frozenset(moved)
+
     def refuse(self, msgid: str, **params: object) -> None:
         """Show why an input that reached no engine action did nothing (e.g. a table button
         pressed when it has no meaning); ``msgid`` is translated when shown."""
@@ -153,7 +239,17 @@ class RaceController:
     @property
     def messages(self) -> list[str]:
         """What the last input did, in the current language."""
-        return [line() for line in self._messages]
+        return [line.text() for line in self._lines]
+
+    @property
+    def rulings(self) -> tuple[Ruling, ...]:
+        """The same, sentence by sentence, with the car each one is about."""
+        return tuple(Ruling(line.text(), line.car, line.placement) for line in self._lines)
+
+    @property
+    def moved(self) -> frozenset[str]:
+        """The cars the last input moved (or an undo put back)."""
+        return self._moved
 
     @property
     def error(self) -> str:
@@ -162,29 +258,30 @@ class RaceController:
 
     def _sentences(
         self, before: RaceState, action: Action, outcomes: Sequence[Outcome]
-    ) -> list[Callable[[], str]]:
+    ) -> list[Line]:
         state = self.state
 
-        def say(why: Any, at: RaceState = state) -> Callable[[], str]:
+        def say(why: Any, at: RaceState = state) -> Text:
             return lambda: render(why, at)
 
-        lines = [say(o.why) for o in outcomes]
+        lines = [Line(say(o.why), o.car, o.kind in PLACEMENT_KINDS) for o in outcomes]
         if isinstance(action, EndTurn):
             car = state.car(action.car)
-            place = say(explain(
+            place = Line(say(explain(
                 N_("{car} to space {space}, {spot}."), car=car.id,
                 space=state.track.space_of(car.distance),
-                spot="Race Line" if car.race_line else "outside"))
+                spot="Race Line" if car.race_line else "outside")), car.id, True)
             checks = [i for i, o in enumerate(outcomes)
                       if o.car == action.car and o.kind in ("corner", "spinout")]
             at = checks[-1] + 1 if checks else 0
             if not any(o.kind == "spinout" and o.car == action.car for o in outcomes):
                 lines.insert(at, place)
             if not checks:
-                lines.insert(0, say(explain(N_("{car} crossed no Corner Line."),
-                                            car=action.car)))
+                lines.insert(0, Line(say(explain(N_("{car} crossed no Corner Line."),
+                                                 car=action.car)), action.car))
         elif isinstance(action, ChooseGear) and not outcomes:
-            lines = [say(explain(N_("{car} is ready."), car=action.car), before)]
+            lines = [Line(say(explain(N_("{car} is ready."), car=action.car), before),
+                          action.car)]
         return lines
 
     # --- inputs: gears (steps 1-2) --------------------------------------------------------
@@ -214,7 +311,11 @@ class RaceController:
         self._error = None
         current = self.state.current_car
         if current is not None:
-            self._entry.press(key, self.state.car(current))
+            car = self.state.car(current)
+            self._entry.press(key, car)
+            if key != "back" and self._entry.complete(car) and not self._entry.boosting:
+                self.confirm()  # the last card revealed is typed: the cards go in
+                return
         self._changed()
 
     def confirm(self) -> Applied | Rejection | None:
@@ -225,6 +326,7 @@ class RaceController:
         entry = self._entry
         if current is None or entry.flip_pending or (
                 entry.unpaid_needed and len(entry.unpaid) < entry.unpaid_needed):
+            self._changed()
             return None
         turn = self.state.turn
         if turn is not None and turn.stage is not TurnStage.REVEAL and entry.unpaid_needed:
@@ -317,43 +419,94 @@ class RaceController:
         return self._submit(RunRound()) if RunRound is not None else None
 
     def undo(self) -> bool:
-        try:
-            done = self.session.undo()
-        except Exception as error:
-            if not self._not_recorded(error, self.undo):
-                raise
+        """Take back the table's last decision and say what it was and where the cars it
+        moved go back to. An End turn with nothing left to decide goes with the input before
+        it; an undone reveal goes back on the keypad."""
+        before = self.state
+        taken: list[Action] = []
+        failed = False
+        self._entry.clear()
+        while self.session.can_undo and (not taken or self._dead_end()):
+            action = self._last_action()
+            try:
+                if not self.session.undo():
+                    break
+            except Exception as error:
+                if not self._not_recorded(error, self.undo):
+                    raise
+                failed = True
+                if not taken:
+                    return False
+                break  # what was undone stays said below; the rest on Retry
+            if action is not None:
+                taken.append(action)
+        if not taken:
+            self._error = lambda: _("Nothing to undo.")
+            self._changed()
             return False
-        self._after_log(done, N_("Undone."))
-        return done
+        if not failed:
+            self.unrecorded = None
+            self._error = None
+        state = self.state
+        last = taken[-1]
+        if isinstance(last, Reveal) and state.current_car == last.car and (
+                state.turn is not None and state.turn.stage is TurnStage.REVEAL):
+            self._entry.restore(last)
+        moved = inputs.moved_cars(before, state)
+        self._lines = [Line(inputs.undone(action, before), getattr(action, "car", None))
+                       for action in taken]
+        self._lines += [Line(inputs.back_to(state, car), car) for car in moved]
+        self._moved = frozenset(moved)
+        self._changed()
+        return True
 
     def redo(self) -> bool:
-        try:
-            done = self.session.redo()
-        except Exception as error:
-            if not self._not_recorded(error, self.redo):
-                raise
-            return False
-        self._after_log(done, N_("Redone."))
-        return done
-
-    def _after_log(self, done: bool, message: str) -> None:
-        self.unrecorded = None
+        """Bring back what Undo took back (the same decision as one step)."""
+        before = self.state
+        brought: list[Action] = []
+        failed = False
         self._entry.clear()
-        self._error = None if done else (lambda: _("Nothing to undo or redo."))
-        if done:
-            self._messages = [lambda: _(message)]
+        while self.session.can_redo and (not brought or self._dead_end()):
+            try:
+                if not self.session.redo():
+                    break
+            except Exception as error:
+                if not self._not_recorded(error, self.redo):
+                    raise
+                failed = True
+                if not brought:
+                    return False
+                break
+            action = self._last_action()
+            if action is not None:
+                brought.append(action)
+        if not brought:
+            self._error = lambda: _("Nothing to redo.")
+            self._changed()
+            return False
+        if not failed:
+            self.unrecorded = None
+            self._error = None
+        state = self.state
+        moved = inputs.moved_cars(before, state)
+        self._lines = [Line(inputs.redone(action, state), getattr(action, "car", None))
+                       for action in brought]
+        self._lines += [Line(inputs.placed_at(state, car), car, True) for car in moved]
+        self._moved = frozenset(moved)
         self._changed()
+        return True
 
     # --- what to show -----------------------------------------------------------------------
 
     def view(self) -> RaceView:
-        return race_view(self.state, self._entry, messages=tuple(self.messages),
+        rulings = self.rulings
+        return race_view(self.state, self._entry, messages=tuple(r.text for r in rulings),
                          error=self.error, can_undo=self.session.can_undo,
-                         can_redo=self.session.can_redo)
+                         can_redo=self.session.can_redo, rulings=rulings, moved=self._moved)
 
     def react_buttons(self) -> tuple[ReactButton, ...]:
         """Only what the current car is entitled to now (asked of ``validate``)."""
         return react_buttons(self.state)
 
     def order_rows(self) -> tuple[OrderRow, ...]:
-        return order_rows(self.state)
+        return order_rows(self.state, self._moved)

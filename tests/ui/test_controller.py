@@ -1,68 +1,204 @@
-"""The Kivy-free controller: keypad, entitled buttons, rejections, sentences."""
+"""The Kivy-free controller: keypad, entitled buttons, rejections, sentences, no tap without a
+decision (the cards go in with the last one; a React step with nothing to take ends by
+itself), what Undo says, and the last ruling shown again after Continue."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import tracks
-from companion.engine import STRESS
+from companion import racefile
+from companion.engine import STRESS, EndTurn, Reveal
 from companion.session import RaceLog
 from companion.ui.controller import RaceController
+from companion.ui.demo.script import next_press
 from companion.ui.views.race_form import RaceForm
 
 
-def _controller(tmp_path: Path, legends: int = 0) -> RaceController:
-    form = RaceForm(seed=3)
+def _controller(tmp_path: Path, legends: int = 0, seed: int = 3) -> RaceController:
+    form = RaceForm(seed=seed)
     form.first_race()
     form.set_legends(legends)
     log = RaceLog(tmp_path / "races.sqlite3")
     return RaceController(log.new_race(form.setup(tracks.load_track("usa"))))
 
 
-def test_keypad_stress_prompts_for_flip_and_back_undoes_step_by_step(tmp_path: Path) -> None:
+def press(c: RaceController, name: str) -> None:
+    """Do what the button ``name`` does (the scripted table's next press)."""
+    kind, _sep, rest = name.partition(" ")
+    if kind == "gear":
+        car, gear = rest.split()
+        c.choose_gear(car, int(gear))
+    elif kind == "key":
+        if c.view().mode == "boost":
+            c.boost_value(int(rest))
+        else:
+            c.key(rest)
+    elif kind == "react":
+        c.react(rest)
+    elif name == "run round":
+        c.run_round()
+    else:
+        raise AssertionError(name)
+
+
+def test_keypad_stress_prompts_for_flip_back_and_the_last_card_sends_them(tmp_path) -> None:
     c = _controller(tmp_path)
     for car in ("red", "blue"):
         c.choose_gear(car, 2)
     view = c.view()
     assert view.mode == "reveal" and not view.can_confirm
+    assert "confirm" not in [k[0] for k in view.keys]  # no Move key: the count says it
+    first = c.state.current_car
     c.key("stress")
     assert c.view().mode == "flip"
+    assert [k[0] for k in c.view().keys] == [k[0] for k in view.keys]  # keys stay in place
     c.key("3")
-    c.key("4")
-    assert c.entry == ((STRESS, 4), (3,)) and c.view().can_confirm
-    c.key("back")
+    assert c.entry == ((STRESS,), (3,))
     c.key("back")
     assert c.entry == ((STRESS,), ())
     c.key("2")
-    c.key("1")
-    result = c.confirm()
-    assert result is not None and c.error == ""
-    assert c.view().mode == "react"
+    before = len(c.session.actions())
+    c.key("1")  # the second card of gear 2: the cards go in at once
+    assert c.error == ""
+    assert isinstance(c.session.actions()[before], Reveal)
+    assert c.session.actions()[before] == Reveal(first, (STRESS, 1), (2,))
     assert any("speed 3" in m for m in c.messages)
+    assert c.view().mode in ("react", "reveal")
 
 
-def test_react_offers_only_what_the_car_is_entitled_to(tmp_path: Path) -> None:
+def test_a_key_that_cannot_be_typed_says_why(tmp_path) -> None:
+    c = _controller(tmp_path)
+    for car in ("red", "blue"):
+        c.choose_gear(car, 1)
+    c.key("stress")  # gear 1: a Stress card, then its flip
+    view = c.view()
+    assert view.mode == "flip"
+    stress = next(k for k in view.keys if k[0] == "stress")
+    assert stress[2] is False and "flipped" in view.why("stress")
+    assert view.why("2") == ""  # enabled keys give no reason
+    c.key("back")
+    assert "No card entered" in c.view().why("back")
+
+
+def test_react_offers_only_what_the_car_is_entitled_to(tmp_path) -> None:
     c = _controller(tmp_path)
     c.choose_gear("red", 1)
     c.choose_gear("blue", 1)
     first = c.state.current_car
     c.key("1")
-    c.confirm()
     keys = [b.key for b in c.view().react]
-    assert keys[-1] == "end"
+    assert keys[-1] == "end" and len(keys) > 1
     assert "adrenaline" not in keys  # the leader is not the last car
     c.end_turn()
     assert any("to space" in m for m in c.messages)
     second = c.state.current_car
     assert second != first
     c.key("1")
-    c.confirm()
     assert "adrenaline" in [b.key for b in c.view().react]
 
 
-def test_rejection_changes_nothing_and_says_why(tmp_path: Path) -> None:
+def test_rejection_changes_nothing_and_says_why(tmp_path) -> None:
     c = _controller(tmp_path)
     before = c.state
     c.choose_gear("red", 4)
     assert c.state is before
     assert "two gears" in c.error
+
+
+def test_a_rejected_reveal_stays_on_the_keypad(tmp_path) -> None:
+    c = _controller(tmp_path)
+    c.choose_gear("red", 4 - 2)
+    c.choose_gear("blue", 2)
+    car = c.state.current_car
+    c.key("0")
+    before = c.state
+    c.key("0")  # a deck has one 0: the engine refuses, the cards stay to be fixed
+    assert c.state is before and c.error
+    assert c.entry == ((0, 0), ())
+    assert c.state.current_car == car
+
+
+def _play_until(c: RaceController, found, limit: int = 400) -> str:
+    for _ in range(limit):
+        name = next_press(c)
+        assert name is not None, "the race ended first"
+        count = len(c.session.actions())
+        press(c, name)
+        assert c.error == "", (name, c.error)
+        if found(c, count, name):
+            return name
+    raise AssertionError("not found")
+
+
+def _ended_by_itself(c: RaceController, count: int, name: str) -> bool:
+    new = c.session.actions()[count:]
+    return len(new) == 2 and isinstance(new[1], EndTurn) and name.startswith("key")
+
+
+def test_a_react_step_with_nothing_to_take_ends_by_itself_and_undo_takes_both_back(
+        tmp_path) -> None:
+    c = _controller(tmp_path, legends=2)
+    _play_until(c, _ended_by_itself)
+    reveal, end = c.session.actions()[-2:]
+    assert isinstance(reveal, Reveal) and isinstance(end, EndTurn)
+    after = racefile.state_document(c.state)
+    moved = set(c.moved)
+    assert reveal.car in moved
+    # One Undo takes back the table's decision (the cards) and the End turn it caused.
+    assert c.undo()
+    assert c.state.current_car == reveal.car and c.view().mode == "reveal"
+    said = c.messages
+    assert said[0].startswith("Undone: the end of") and said[1].startswith("Undone: ")
+    assert "'s cards" in said[1]
+    assert any("back to space" in line for line in said)
+    assert reveal.car in c.moved
+    # ...and puts the cards back on the keypad: fix the last one and they go in again.
+    cards, flips = c.entry
+    assert (cards, flips) == (reveal.cards, reveal.stress)
+    last = str(reveal.cards[-1]) if reveal.cards[-1] != STRESS else str(reveal.stress[-1])
+    c.key("back")
+    c.key(last)
+    assert racefile.state_document(c.state) == after
+    # Redo brings back both as one step, and says so.
+    assert c.undo()
+    assert c.redo()
+    assert racefile.state_document(c.state) == after
+    assert c.messages[0].startswith("Redone: ")
+
+
+def test_undo_never_stops_at_a_step_with_nothing_to_decide(tmp_path) -> None:
+    c = _controller(tmp_path, legends=2)
+    for _ in range(150):
+        name = next_press(c)
+        if name is None:
+            break
+        press(c, name)
+        view = c.view()
+        assert not (view.mode == "react" and [b.key for b in view.react] == ["end"]), name
+    while c.session.can_undo:
+        c.undo()
+        view = c.view()
+        assert not (view.mode == "react" and [b.key for b in view.react] == ["end"])
+
+
+def test_undo_of_a_gear_says_whose_gear(tmp_path) -> None:
+    c = _controller(tmp_path)
+    c.choose_gear("red", 2)
+    assert c.undo()
+    assert c.messages == ["Undone: Red's gear 2."]
+    assert not c.undo()
+    assert c.error == "Nothing to undo."
+
+
+def test_continue_shows_the_last_ruling_again(tmp_path) -> None:
+    c = _controller(tmp_path, legends=2)
+    _play_until(c, lambda c, count, name: name == "react end")
+    shown = c.messages
+    assert shown
+    # The app is killed; a new controller opens the same race from the log.
+    path = tmp_path / "races.sqlite3"
+    race_id = c.session.race_id
+    again = RaceController(RaceLog(path).open_race(race_id))
+    assert again.messages == shown
+    assert again.moved  # the cars to place are lit again

@@ -141,33 +141,30 @@ def test_upgrade_cards_on_the_keypad_replay_exactly(ui, press) -> None:
     assert controller.state.car("red").engine == 1
     press("gear red 2")
     press("gear blue 2")
-    if controller.state.current_car == "blue":
-        press("key 2")
-        press("key 3")
-        press("confirm")
-        press("react end")
+    while controller.state.current_car == "blue":
+        ui.player.step()
     screen = app.sm.current_screen
     assert controller.view().mode == "reveal"
     assert find_all(screen, "key 0") == [] and find_all(screen, "key 5") == []  # no Starting
     assert find(screen, "key up:brakes-1234").text == "Brakes 1/2/3/4"
     press("key up:brakes-1234")
     assert controller.view().mode == "value"
-    assert [k for k, _l, _e in controller.view().keys] == ["1", "2", "3", "4", "back"]
+    assert [k for k, _l, on in controller.view().keys if on] == ["1", "2", "3", "4", "back"]
     press("key 3")
     press("key up:4wd-0-plus3")
     assert controller.view().mode == "plus"
-    for flip in ("1", "4", "2"):
+    for flip in ("1", "4"):
         press(f"key {flip}")
-    assert controller.view().mode == "reveal" and controller.view().can_confirm
-    assert find(screen, "entry").text == "Brakes 1/2/3/4=3  4 Wheel Drive 0 (+1,4,2)"
-    cards, _flips = controller.entry
-    assert cards == (Upgrade("brakes-1234", 3), Upgrade("4wd-0-plus3", None, (1, 4, 2)))
-    press("confirm")
-    assert controller.error == "" and controller.view().mode == "react"
-    turn = controller.state.turn
-    assert turn.speed == 3 + 7 and turn.plus_resolved == 3
-    assert controller.state.car("red").engine == 1  # the Brakes' Heat: paid after Cooldown
-    press("react end")
+    assert find(screen, "entry").text == "Brakes 1/2/3/4=3  4 Wheel Drive 0 (+1,4,?)"
+    press("key 2")  # the last "+" flip of the last card: the cards go in
+    assert controller.error == ""
+    reveal = next(a for a in app.session.actions()
+                  if getattr(a, "car", "") == "red" and type(a).__name__ == "Reveal")
+    assert reveal.cards == (Upgrade("brakes-1234", 3), Upgrade("4wd-0-plus3", None, (1, 4, 2)))
+    assert any("speed 10" in m for m in controller.messages)  # 3 + 0 + the three flips
+    if controller.view().mode == "react" and controller.state.current_car == "red":
+        assert controller.state.car("red").engine == 1  # the Brakes' Heat: paid after Cooldown
+        press("react end")
     assert controller.state.car("red").engine == 0  # the Brakes' Heat was paid
     # Next round: the Turbocharger's 2 Heat cannot be paid: React offers to say so, and the
     # keypad asks for a flip.
@@ -178,17 +175,15 @@ def test_upgrade_cards_on_the_keypad_replay_exactly(ui, press) -> None:
     while controller.state.current_car != "red":
         ui.player.step()
     press("key up:turbo-7")
-    press("key 2")
-    press("confirm")
+    press("key 2")  # the second card: the cards go in
     assert controller.view().mode == "react"
     assert find(screen, "react unpaid").text == "Cannot pay: 1 card(s)"
     press("react unpaid")
     assert controller.view().mode == "unpaid"
     assert "cannot pay the Heat of 1 card" in find(screen, "prompt").text
-    press("key 3")
-    press("confirm")
+    press("key 3")  # the flip for it: the payment goes in
     assert controller.error == "", controller.error
-    assert controller.state.turn.speed == 5
+    assert any("speed 5" in m.lower() for m in controller.messages), controller.messages
     while controller.state.round < 2:  # the race file holds complete rounds
         ui.player.step()
     # The exported heat-race/2 file replays to the same state.
@@ -217,12 +212,11 @@ def test_react_offers_accelerate_and_each_slipstream_extra(tmp_path) -> None:
         c.choose_gear("blue", 2)
         assert c.state.current_car == "red"
         for key in ("1", "2"):
-            c.key(key)
-        c.confirm()
-        c.end_turn()
+            c.key(key)  # the second card sends them
+        if c.state.current_car == "red":
+            c.end_turn()
         for key in ("up:rpm-1", "up:4wd-0-accelerate", "2"):
             c.key(key)
-        c.confirm()
         assert c.error == ""
         buttons = {b.key: b.label for b in c.view().react}
         assert buttons["accelerate"] == "Accelerate +1"
@@ -234,8 +228,17 @@ def test_react_offers_accelerate_and_each_slipstream_extra(tmp_path) -> None:
         c.react("direct:gas-2")
         assert c.error == "" and c.state.turn is not None and c.state.turn.speed == speed + 2
         assert "direct:gas-2" not in {b.key for b in c.view().react}  # one card, played
+        count = len(c.session.actions())
         c.react("accelerate")
-        assert c.state.turn is not None and c.state.turn.speed == speed + 2 + 1
+        assert c.error == ""
+        from companion.engine import Accelerate, EndTurn
+
+        done = c.session.actions()[count:]
+        assert done[0] == Accelerate("blue")
+        if c.state.turn is not None and c.state.current_car == "blue":
+            assert c.state.turn.speed == speed + 2 + 1
+        else:  # nothing left to take: the turn ended by itself
+            assert done[1:] == (EndTurn("blue"),)
 
 
 def test_championship_round_draft_and_the_first_pickers_swap() -> None:

@@ -69,7 +69,7 @@ def test_ready_press_chooses_the_dialled_gear(table) -> None:
     assert state.planned == {"red": 2}
     assert app.session.actions()[-1] == ChooseGear("red", 2)
     assert fake.leds[1] is LedPattern.OFF and fake.leds[2] is LedPattern.BLINK
-    assert find(app.sm.current_screen, "driver red").text.endswith("*")
+    assert find(app.sm.current_screen, "ready red").text == "ready"
 
 
 def test_illegal_shift_blinks_fast_shows_why_and_changes_nothing(table) -> None:
@@ -87,7 +87,7 @@ def test_illegal_shift_blinks_fast_shows_why_and_changes_nothing(table) -> None:
     assert fake.leds[2] is LedPattern.FAST_BLINK
     assert fake.leds[1] is LedPattern.BLINK
     assert fake.beeps  # and a beep
-    error = find(app.sm.current_screen, "error").text
+    error = find(app.sm.current_screen, "messages").shown[0]
     assert error == "Ben: Cannot shift from gear 1 to 4: at most two gears at once."
     clock.advance(2.1)
     app.poll_hardware()

@@ -54,7 +54,7 @@ def test_rejection_shows_reason_and_changes_nothing(ui, press) -> None:
     before = controller.state
     press(f"gear {human} 4")  # three gears up from 1st: not allowed
     assert controller.state is before
-    assert "at most two gears" in find(ui.app.sm.current_screen, "error").text
+    assert "at most two gears" in find(ui.app.sm.current_screen, "messages").shown[0]
 
 
 def test_undo_redo_and_resume_after_teardown(ui, press) -> None:

@@ -60,7 +60,7 @@ def test_the_frame_after_a_tap_shows_it(ui) -> None:
     ui.player.press("start race")
     screen = ui.app.sm.current_screen
     button = find(screen, "gear red 2")
-    driver = find(screen, "driver red")
+    driver = find(screen, "ready red")
     seen: list[tuple[str, str, bool, str]] = []
 
     def drawing(*_args: object) -> None:
@@ -78,6 +78,6 @@ def test_the_frame_after_a_tap_shows_it(ui) -> None:
         Window.unbind(on_draw=drawing)
     assert seen, "no frame was drawn"
     role, name, settled, prompt = seen[0]
-    assert role == "selected" and name.endswith("*") and settled
+    assert role == "selected" and name == "ready" and settled
     assert prompt == "Pick your gear: 1 driver(s) still to choose."
     assert driver.texture_size[0] > 0

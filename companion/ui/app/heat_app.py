@@ -37,7 +37,7 @@ from companion.storage.errors import StorageError  # noqa: E402
 from ..widgets.translation import tr  # noqa: E402
 from .data import DataMixin  # noqa: E402
 from .settings import SettingsMixin, register_font  # noqa: E402
-from .storage_faults import FAULT_SCREEN, FaultMixin  # noqa: E402
+from .storage_faults import FaultMixin  # noqa: E402
 from .table_hardware import HardwareFactory, HardwareMixin  # noqa: E402
 
 __all__ = ["SCREENS", "HeatApp", "main"]
@@ -128,6 +128,9 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
         self.start_hardware()
 
     def on_stop(self) -> None:
+        from ..widgets.basic import remove_overlays
+
+        remove_overlays()  # hints and overlays over the window go with the app
         self._stop_hardware()
         self._close_data()
         self._unroute_faults()

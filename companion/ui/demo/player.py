@@ -9,6 +9,9 @@ from typing import Any
 
 LEGENDS = 2
 SEED = 20240601
+TAP_GAP_S = 0.8
+"""The time between two taps of the scripted table (its touches carry these timestamps): a
+person reads the new prompt before tapping it, so no tap is taken for a double tap."""
 
 
 @cache
@@ -26,11 +29,12 @@ def _fingertip_class() -> type:
     return Fingertip
 
 
-def tap_screen(x: float, y: float) -> None:
+def tap_screen(x: float, y: float, at: float | None = None) -> None:
     """Put a finger down and lift it at window pixel (``x``, ``y``), through the same dispatch
     as the touchscreen's own events (``EventLoop.post_dispatch_input``), so the widget under the
     finger gets ``on_touch_down`` and ``on_touch_up`` as at the table. Kivy's own helper for
-    this lives in ``kivy.tests``, which needs pytest: an installed app has no pytest."""
+    this lives in ``kivy.tests``, which needs pytest: an installed app has no pytest.
+    ``at``: the touch's timestamp (``time_start``; default: now)."""
     from kivy.base import EventLoop
 
     window = EventLoop.window
@@ -39,12 +43,19 @@ def tap_screen(x: float, y: float) -> None:
         {"sx": x / (window.width - 1.0), "sy": y / (window.height - 1.0)},
         is_touch=True, type_id="touch")
     touch.profile = ["pos"]
+    if at is not None:
+        touch.time_start = touch.time_update = at
     EventLoop.post_dispatch_input("begin", touch)
     EventLoop.post_dispatch_input("end", touch)
 
 
 class TablePlayer:
     """Presses the app's buttons by ``test_name``, as fingers on the touchscreen would."""
+
+    last_tap = 0.0
+    """The timestamp of the last tap of any player: one timeline for the whole process, a
+    person's pace apart (:data:`TAP_GAP_S`), so that no two taps are taken for a double tap;
+    it starts at 0 (in the past, whatever Kivy compares it with)."""
 
     def __init__(self, app: Any, pump: Callable[[], None], table: Any = None) -> None:
         self.app = app
@@ -74,10 +85,15 @@ class TablePlayer:
             def seen(*_args: Any) -> None:
                 released.append(True)
 
+            gate = getattr(widget, "gate", None)
+            refused = gate.refused if gate is not None else 0
             widget.bind(on_release=seen)
-            tap_screen(x, y)
+            TablePlayer.last_tap += TAP_GAP_S
+            tap_screen(x, y, at=TablePlayer.last_tap)
             self.pump()
             widget.unbind(on_release=seen)
+            if gate is not None and gate.refused != refused:
+                raise AssertionError(f"a deliberate tap on {name!r} was refused as a stray one")
             if released:
                 return
         widget.dispatch("on_press")

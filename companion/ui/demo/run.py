@@ -38,9 +38,13 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480),
-                 on_shot: Callable[[Any, str], None] | None = None) -> list[Path]:
+                 on_shot: Callable[[Any, str], None] | None = None,
+                 parts: tuple[str, ...] = ("tour", "table")) -> list[Path]:
     """Play the demo race offscreen in a ``size`` window; returns the PNGs written.
-    ``on_shot(app, name)`` is called before each picture is taken (the layout tests)."""
+    ``on_shot(app, name)`` is called before each picture is taken (the layout tests).
+    ``parts``: ``tour`` (the screens, a two-driver race, modules, a season) and ``table``
+    (:mod:`.table_shots`: six drivers and five Legends, every prompt in every language, as
+    ``race6-<kind>-<language>.png``)."""
     _headless_env()
     import tempfile
 
@@ -50,7 +54,7 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
     Config.set("graphics", "height", str(size[1]))
     from kivy.base import EventLoop, runTouchApp
 
-    from hardware import FakeTable, TableButton
+    from hardware import FakeTable
 
     from ..app import HeatApp
 
@@ -73,11 +77,11 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
 
     shots: list[Path] = []
 
-    def shot(name: str) -> None:
+    def shot(name: str, numbered: bool = True) -> None:
         pump()
         if on_shot is not None:
             on_shot(app, name)
-        path = out / f"{len(shots) + 1:02d}-{name}.png"
+        path = out / (f"{len(shots) + 1:02d}-{name}.png" if numbered else f"{name}.png")
         app.root_window.screenshot(str(path))
         written = sorted(out.glob(f"{path.stem}*.png"))
         if written and written[-1] != path:  # Window.screenshot adds a counter
@@ -88,52 +92,69 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
     try:
         pump()
         pump()
-        player.table = tables[0] if tables else None
-        shot("start")
-        player.press("settings")
-        shot("settings")
-        player.press("back")
-        player.set_up_race()
-        shot("new-race")
-        player.press("start race")
-        shot("race-gears")
-        seen: set[str] = {"gears"}
+        if "tour" in parts:
+            _tour(app, player, tables, shot, pump)
+        if "table" in parts:
+            from .table_shots import play_legends, play_six
 
-        def on_step(_name: str) -> None:
-            view = app.controller.view() if app.controller else None
-            if view is None or app.sm.current != "race" or view.mode in seen:
-                return
-            seen.add(view.mode)
-            shot(f"race-{view.mode}")
-            if view.mode == "react":
-                for language in ("zh_TW", "ko"):
-                    app.set_language(language)
-                    shot(f"race-{view.mode}-{language}")
-                app.set_language("en")
-                pump()  # lay the rebuilt panel out before the next tap
+            def table_shot(kind: str) -> None:
+                shot(f"race6-{kind}", numbered=False)
 
-        player.play_to_end(on_step)
-        pump()
-        app.screen("results").export_chart()
-        shot("results")
-        player.press("races")
-        shot("races")
-        player.press("back")
-        player.press("settings")
-        player.press("hardware check")
-        if player.table is not None:  # a few inputs, as a player checking the table would
-            player.table.turn_dial(2, 3)
-            player.table.press_ready(1)
-            player.table.press(TableButton.CONFIRM)
-            app.poll_hardware()
-            player.press("identify 3")
-        shot("hardware-check")
-        from .tour import more_shots
-
-        more_shots(app, player, shot)
+            play_six(app, pump, pump, table_shot)
+            play_legends(app, pump, pump, table_shot)
     finally:
         app._stop()
     return shots
+
+
+def _tour(app: Any, player: TablePlayer, tables: list[Any], shot: Callable[[str], None],
+          pump: Callable[[], None]) -> None:
+    """The screens, a two-driver race with the table's dials, modules and a season."""
+    from hardware import TableButton
+
+    player.table = tables[0] if tables else None
+    shot("start")
+    player.press("settings")
+    shot("settings")
+    player.press("back")
+    player.set_up_race()
+    shot("new-race")
+    player.press("start race")
+    shot("race-gears")
+    seen: set[str] = {"gears"}
+
+    def on_step(_name: str) -> None:
+        view = app.controller.view() if app.controller else None
+        if view is None or app.sm.current != "race" or view.mode in seen:
+            return
+        seen.add(view.mode)
+        shot(f"race-{view.mode}")
+        if view.mode == "react":
+            for language in ("zh_TW", "ko"):
+                app.set_language(language)
+                shot(f"race-{view.mode}-{language}")
+            app.set_language("en")
+            pump()  # lay the rebuilt panel out before the next tap
+
+    player.play_to_end(on_step)
+    pump()
+    app.screen("results").export_chart()
+    shot("results")
+    player.press("races")
+    shot("races")
+    player.press("back")
+    player.press("settings")
+    player.press("hardware check")
+    if player.table is not None:  # a few inputs, as a player checking the table would
+        player.table.turn_dial(2, 3)
+        player.table.press_ready(1)
+        player.table.press(TableButton.CONFIRM)
+        app.poll_hardware()
+        player.press("identify 3")
+    shot("hardware-check")
+    from .tour import more_shots
+
+    more_shots(app, player, shot)
 
 
 def run_attract(data: str | None) -> int:

@@ -81,7 +81,7 @@ def next_press(controller: RaceController, view: RaceView | None = None) -> str 
     if view.mode == "value":
         return f"key {view.keys[0][0]}"
     if view.mode == "unpaid":
-        return "confirm" if view.can_confirm else "key 2"
+        return "key 2"  # the cards go in with the last flip typed
     if view.mode == "boost":
         return "key 1"
     if view.mode == "reveal":
@@ -89,9 +89,7 @@ def next_press(controller: RaceController, view: RaceView | None = None) -> str 
         stress = state.round == 0 and car.gear >= 2 and state.track.stress > car.stress_taken
         cards = cards_for(car.gear, target_speed(state, car.id), stress, bool(car.upgrades))
         typed, _flips = controller.entry
-        if len(typed) < len(cards):
-            return key_name(cards[len(typed)])
-        return "confirm"
+        return key_name(cards[min(len(typed), len(cards) - 1)])  # the last one sends them
     keys = [b.key for b in view.react]
     if "adrenaline" in keys and state.car(view.current or "").engine > 0:
         # With an empty engine the extra +1 Speed could only cost a spin-out at a corner.

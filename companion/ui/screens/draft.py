@@ -1,6 +1,10 @@
 """The Garage draft: the revealed cards (name and symbols in words), whose pick it is, one tap
 to pick. The flow itself is :class:`~companion.ui.views.draft_flow.DraftFlow` (Kivy-free), which the
-New race and Next race screens hand over as ``app.draft_flow``."""
+New race and Next race screens hand over as ``app.draft_flow``.
+
+The cards belong to the pick on show: a quick second tap of a pick (or a touch that began
+before) does not pick for the next driver (:mod:`~companion.ui.widgets.touch_gate`). Start race
+says why it is greyed out until the draft is over."""
 
 from __future__ import annotations
 
@@ -10,10 +14,17 @@ from kivy.app import App
 from kivy.uix.gridlayout import GridLayout
 
 from ..widgets.basic import Btn, TLabel
+from ..widgets.touch_gate import PromptGate
 from .base import BaseScreen
 
 
 class DraftScreen(BaseScreen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        from kivy.core.window import Window
+
+        self.gate = PromptGate(window=Window)
+
     @property
     def flow(self) -> Any:
         return getattr(App.get_running_app(), "draft_flow", None)
@@ -42,6 +53,7 @@ class DraftScreen(BaseScreen):
             return
         app = App.get_running_app()
         view = flow.view()
+        self.gate.show((view.mode, view.title, view.prompt, view.selected))
         self.ids.title.text = view.title
         self.ids.prompt.text = view.prompt
         self.ids.error.text = view.error
@@ -51,7 +63,7 @@ class DraftScreen(BaseScreen):
         grid.bind(minimum_height=grid.setter("height"))
         for card in view.market:
             button = Btn(text=card.text, test_name=f"card {card.index}", size_hint_y=None,
-                         height=app.tap * 1.3, font_size=app.fs_small)
+                         height=app.tap * 1.3, font_size=app.fs_small, gate=self.gate)
             button.bind(on_release=lambda _b, i=card.index: self.tap(i))
             grid.add_widget(button)
         box.add_widget(grid)
@@ -61,7 +73,7 @@ class DraftScreen(BaseScreen):
             own.bind(minimum_height=own.setter("height"))
             for card in view.own:
                 button = Btn(text=card.text, test_name=f"own {card.index}", size_hint_y=None,
-                             height=app.tap * 1.3, font_size=app.fs_small,
+                             height=app.tap * 1.3, font_size=app.fs_small, gate=self.gate,
                              role="selected" if view.selected == card.index else "normal")
                 button.bind(on_release=lambda _b, i=card.index: self.tap_own(i))
                 own.add_widget(button)
@@ -76,3 +88,6 @@ class DraftScreen(BaseScreen):
         self.ids.skip.disabled = view.mode != "swap"
         self.ids.skip.opacity = 1 if view.mode == "swap" else 0
         self.ids.start.disabled = view.mode != "done"
+        self.ids.start.why_disabled = view.start_why
+        self.ids.skip.gate = self.gate
+        self.ids.start.gate = self.gate

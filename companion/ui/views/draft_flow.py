@@ -47,6 +47,8 @@ class DraftView:
     """(car, its cards in words) for every driver."""
     error: str = ""
     selected: int | None = None
+    start_why: str = ""
+    """Why the race cannot start yet ("" once it can)."""
 
 
 @dataclass
@@ -160,7 +162,9 @@ class DraftFlow:
             order = ", ".join(self.name(d) for d in draft.order)
             prompt = _("{car}: pick a card (order: {order}).").format(
                 car=self.name(draft.to_pick), order=order)
-            return DraftView(mode, title, prompt, market, hands=hands, error=error)
+            return DraftView(mode, title, prompt, market, hands=hands, error=error,
+                             start_why=_("The draft is not over: {car} picks next.").format(
+                                 car=self.name(draft.to_pick)))
         if mode == "swap":
             assert self.swap is not None
             own = tuple(CardKey(i, d, design_card(d))
@@ -168,7 +172,9 @@ class DraftFlow:
             prompt = _("{car} picked first: swap one earlier Upgrade for a card left, or "
                        "skip.").format(car=self.name(self.swap))
             return DraftView(mode, _("Garage draft: swap"), prompt, market, own=own,
-                             hands=hands, error=error, selected=self.selected)
+                             hands=hands, error=error, selected=self.selected,
+                             start_why=_("{car} may still swap an earlier Upgrade: swap one, "
+                                         "or tap No swap.").format(car=self.name(self.swap)))
         return DraftView(mode, _("Garage draft: done"),
                          _("Every driver has their cards: start the race."), (), hands=hands,
                          error=error)

@@ -11,7 +11,11 @@ last key (a flipped card before its Stress card, a "+" flip before its upgrade c
 * after Move, when the engine cannot pay a card's Heat, the Basic card flipped for each such
   card (it resolves as a Stress card; ``Reveal.unpaid``).
 
-The keys a car may not use are shown disabled.
+One car's keypad keeps its keys in the same places whatever it asks next (cards, a flipped
+card, a value): only what each key accepts changes. A key that cannot be typed now is shown
+disabled, and says why when tapped (:meth:`Entry.why_not`). The cards go in when the last one
+is typed (:attr:`Entry.complete`): no Move key to confirm what the count already says; Undo
+puts them back on the keypad to fix a mistyped one.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from companion.engine.garage import DESIGNS
 from companion.i18n import _
 
 from .race_view import RaceView
-from .words import design_name
+from .words import design_name, render
 
 CARD_KEYS: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
 BASIC_KEYS: tuple[int, ...] = (1, 2, 3, 4)
@@ -112,6 +116,35 @@ class Entry:
     def flip_pending(self) -> bool:
         return self.parse().pending is not None
 
+    def complete(self, car: CarState) -> bool:
+        """Everything the car revealed is typed: as many cards as its gear, each with its
+        flipped card and value, and a flipped card for each card the engine cannot pay."""
+        if self.unpaid_needed:
+            return len(self.unpaid) == self.unpaid_needed
+        parsed = self.parse()
+        return parsed.pending is None and len(parsed.cards) == car.gear
+
+    def restore(self, reveal: Reveal) -> None:
+        """Put an undone reveal back on the keypad, key by key."""
+        self.clear()
+        flips = iter(reveal.stress)
+        for card in reveal.cards:
+            if card == STRESS:
+                self.keys.append(STRESS)
+                flip = next(flips, None)
+                if flip is not None:
+                    self.keys.append(str(flip))
+            elif isinstance(card, Upgrade):
+                self.keys.append(f"up:{card.design}")
+                if card.value is not None and DESIGNS[card.design].choice:
+                    self.keys.append(str(card.value))
+                self.keys += [str(v) for v in card.plus]
+            else:
+                self.keys.append(str(card))
+        if reveal.unpaid:
+            self.unpaid_needed = len(reveal.unpaid)
+            self.unpaid = list(reveal.unpaid)
+
     def allowed(self, key: str, car: CarState) -> bool:
         """May ``key`` be typed now (the keypad's own limits; the engine judges the play)?"""
         parsed = self.parse()
@@ -130,6 +163,39 @@ class Entry:
             return dict(upgrade_keys(car, parsed)).get(key[3:], False)
         values = BASIC_KEYS if car.upgrades else CARD_KEYS
         return key.isdigit() and int(key) in values
+
+    def why_not(self, key: str, car: CarState) -> str:
+        """Why ``key`` cannot be typed now, in words ("" if it can)."""
+        if key == "back":
+            return "" if self.keys or self.unpaid_needed else _("No card entered yet.")
+        if self.allowed(key, car):
+            return ""
+        parsed = self.parse()
+        if self.unpaid_needed:
+            if key.isdigit() and int(key) in BASIC_KEYS:
+                return _("All {count} flipped cards are entered. Tap < to change one.").format(
+                    count=self.unpaid_needed)
+            return _("Enter a flipped Basic card (1 to 4) for each card the engine cannot "
+                     "pay.")
+        if parsed.pending == "flip":
+            return _("Stress card: enter the Basic card flipped for it first (1 to 4).")
+        if parsed.pending == "plus":
+            return _("{card}: enter the Basic card flipped for its \"+\" first (1 to 4).").format(
+                card=design_name(parsed.design or ""))
+        if parsed.pending == "value":
+            design = parsed.design or ""
+            return _("{card}: choose the value it is played at first ({values}).").format(
+                card=design_name(design), values="/".join(str(v) for v in DESIGNS[design].speeds))
+        if len(parsed.cards) >= car.gear:
+            return _("In gear {gear} a car reveals {gear} cards, and {gear} are entered. Tap < "
+                     "to change one.").format(gear=car.gear)
+        if key.startswith("up:"):
+            return _("Every {card} card this car has is already entered.").format(
+                card=design_name(key[3:]))
+        if key.isdigit():
+            return _("No Basic card here is a {value}: {value} is only a value chosen for a "
+                     "card with a choice.").format(value=key)
+        return ""
 
     def press(self, key: str, car: CarState) -> None:
         if key == "back":
@@ -187,61 +253,66 @@ def upgrade_keys(car: CarState, parsed: Parsed | None = None) -> list[tuple[str,
 # --- what the keypads show --------------------------------------------------------------------
 
 
+def keypad_keys(car: CarState) -> list[tuple[str, str]]:
+    """``(key, label)`` of the car's card keypad, in one fixed order for all its questions:
+    the Basic card values (and any other value a card with a choice may take), Stress, the
+    car's upgrade and Sponsorship cards, back."""
+    values = list(BASIC_KEYS if car.upgrades else CARD_KEYS)
+    owned = [design for design, _enabled in upgrade_keys(car)]
+    values += sorted({v for d in owned if DESIGNS[d].choice for v in DESIGNS[d].speeds}
+                     - set(values))
+    keys = [(str(v), str(v)) for v in values]
+    keys.append((STRESS, _("Stress")))
+    keys += [(f"up:{design}", design_name(design)) for design in owned]
+    keys.append(("back", "<"))
+    return keys
+
+
 def reveal_view(state: RaceState, entry: Entry, status: str, name: str,
                 common: dict[str, Any]) -> RaceView:
     """Step 3: the cards revealed (and the Basic cards flipped for Stress, values, "+"s and
-    Heat the engine cannot pay)."""
+    Heat the engine cannot pay), on one keypad whose keys stay in place."""
     car = state.car(state.current_car or "")
     gear = car.gear
     parsed = entry.parse()
-    text = entry.text()
-    back = ("back", "<", True)
+    layout = keypad_keys(car)
+    reasons = {key: entry.why_not(key, car) for key, _label in layout}
+    keys = tuple((key, label, not reasons[key]) for key, label in layout)
+    why = tuple((key, reason) for key, reason in reasons.items() if reason)
+    shown: dict[str, Any] = {"entry": entry.text(), "keys": keys, "key_why": why,
+                             "can_confirm": entry.complete(car), **common}
     if entry.unpaid_needed:
-        keys = tuple((str(v), str(v), entry.allowed(str(v), car)) for v in BASIC_KEYS)
         return RaceView(
             "unpaid", status,
             _("The engine cannot pay the Heat of {count} card(s): flip a Basic card for "
               "each and enter it (it counts as a Stress card).").format(
-                count=entry.unpaid_needed),
-            entry=text, keys=(*keys, back),
-            can_confirm=len(entry.unpaid) == entry.unpaid_needed, **common)
+                count=entry.unpaid_needed), **shown)
     if parsed.pending == "flip":
-        keys = tuple((str(v), str(v), True) for v in BASIC_KEYS) + (back,)
         return RaceView(
             "flip", status,
-            _("Stress card: flip Basic cards until one shows, enter its value."),
-            entry=text, keys=keys, **common)
+            _("Stress card: flip Basic cards until one shows, enter its value."), **shown)
     if parsed.pending == "value":
-        design = parsed.design or ""
-        keys = tuple((str(v), str(v), True) for v in DESIGNS[design].speeds) + (back,)
         return RaceView("value", status, _("{card}: which value is played?").format(
-            card=design_name(design)), entry=text, keys=keys, **common)
+            card=design_name(parsed.design or "")), **shown)
     if parsed.pending == "plus":
-        keys = tuple((str(v), str(v), True) for v in BASIC_KEYS) + (back,)
         return RaceView(
             "plus", status,
             _("{card}: flip a Basic card for its \"+\" and enter its value.").format(
-                card=design_name(parsed.design or "")), entry=text, keys=keys, **common)
-    room = len(parsed.cards) < gear
-    values = BASIC_KEYS if car.upgrades else CARD_KEYS
-    typed: list[tuple[str, str, bool]] = [(str(v), str(v), room) for v in values]
-    typed.append(("stress", _("Stress"), room))
-    typed += [(f"up:{design}", design_name(design), room and enabled)
-              for design, enabled in upgrade_keys(car, parsed)]
-    typed.append(("back", "<", bool(entry.keys)))
+                card=design_name(parsed.design or "")), **shown)
     return RaceView(
         "reveal", status,
         _("{car} is in gear {gear}: enter the {gear} cards revealed.").format(
-            car=name, gear=gear),
-        entry=text, keys=tuple(typed), can_confirm=len(parsed.cards) == gear, **common)
+            car=name, gear=gear), **shown)
 
 
 def boost_view(state: RaceState, current: str, status: str, name: str,
                common: dict[str, Any]) -> RaceView:
-    """The Boost keypad: the Basic card flipped for it."""
-    keys = tuple(
-        (str(v), str(v), validate(state, Boost(current, v)) is None) for v in BASIC_KEYS
-    )
+    """The Boost keypad: the Basic card flipped for it (a key the engine would refuse says
+    why, in the engine's words)."""
+    problems = {v: validate(state, Boost(current, v)) for v in BASIC_KEYS}
+    keys = tuple((str(v), str(v), problems[v] is None) for v in BASIC_KEYS)
+    why = tuple((str(v), render(problem.reason, state)) for v, problem in problems.items()
+                if problem is not None)
     return RaceView("boost", status,
                     _("{car} boosts: flip a Basic card and enter it.").format(car=name),
-                    keys=keys, **common)
+                    keys=keys, key_why=why, **common)

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from companion import engine
@@ -39,7 +40,7 @@ from companion.i18n import _
 
 from .keypad import BASIC_KEYS, Entry, boost_view, reveal_view
 from .names import car_label
-from .race_view import GearRow, RaceView, ReactButton, order_rows, uses_sponsors
+from .race_view import GearRow, RaceView, ReactButton, Ruling, order_rows, uses_sponsors
 from .words import design_name
 
 DirectPlay: Any = getattr(engine, "DirectPlay", None)
@@ -48,9 +49,11 @@ LEGEND_KEYS: tuple[int, ...] = tuple(range(1, 11))
 
 
 def race_view(state: RaceState, entry: Entry, *, messages: tuple[str, ...], error: str,
-              can_undo: bool, can_redo: bool) -> RaceView:
+              can_undo: bool, can_redo: bool, rulings: tuple[Ruling, ...] = (),
+              moved: Collection[str] = ()) -> RaceView:
     common: dict[str, Any] = {
-        "order": order_rows(state), "messages": messages, "error": error,
+        "order": order_rows(state, moved), "messages": messages, "error": error,
+        "rulings": rulings or tuple(Ruling(m) for m in messages),
         "can_undo": can_undo, "can_redo": can_redo,
         "current": state.current_car, "sponsors": uses_sponsors(state),
         "tournament": state.modules.tournament,

@@ -7,14 +7,19 @@ keypads).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from companion.engine import RaceState
 
-from .names import car_label
+from .names import car_label, colour_name
 
-__all__ = ["GearRow", "OrderRow", "RaceView", "ReactButton", "order_rows", "standings",
-           "uses_sponsors"]
+__all__ = ["GearRow", "OrderRow", "RaceView", "ReactButton", "Ruling", "order_rows",
+           "standings", "uses_sponsors"]
+
+KEYPAD_FAMILY = frozenset({"reveal", "flip", "value", "plus", "unpaid"})
+"""Modes of one car's card keypad: the same keys in the same places, only what each accepts
+changes (so switching between them is not a new prompt under the finger)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,16 @@ class OrderRow:
     sponsors: int = 0
     """Sponsorship cards earned this race (races with modules)."""
     eliminated: bool = False
+    space: int = 0
+    """The space the car stands on (1..L), as the rulings say it."""
+    race_line: bool = True
+    """On the Race Line spot of that space (else the other spot)."""
+    moved: bool = False
+    """The last input moved this car: the table must place it (or put it back, after undo)."""
+    on_track: bool = True
+    label: str = ""
+    """The name as the race order shows it: the driver's name, or a Legend's colour (the
+    Legend is told by its square swatch)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +70,17 @@ class ReactButton:
     ``boost``, ``accelerate``, ``slipstream``,
     ``slipstream:N`` (with N optional spaces of the cards) or ``end``."""
     label: str
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """One sentence of what the last input did, for the ruling box."""
+
+    text: str
+    car: str | None = None
+    placement: bool = False
+    """Only says where to put a car ("Ana to space 23, Race Line."); the race order shows the
+    same in that car's row, so the box may leave it out when room is short."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +97,8 @@ class RaceView:
     entry: str = ""
     keys: tuple[tuple[str, str, bool], ...] = ()
     """Keypad keys as ``(key, label, enabled)``; key is a digit, ``stress``, ``back``."""
+    key_why: tuple[tuple[str, str], ...] = ()
+    """``(key, why)`` for each disabled key: why it cannot be typed now, in words."""
     can_confirm: bool = False
     react: tuple[ReactButton, ...] = ()
     order: tuple[OrderRow, ...] = ()
@@ -82,6 +110,21 @@ class RaceView:
     """Show the Sponsorship column and eliminated cars (the race uses modules that award or
     eliminate)."""
     tournament: bool = False
+    rulings: tuple[Ruling, ...] = ()
+    """What the last input did (``messages`` as sentences with their car)."""
+
+    @property
+    def prompt_id(self) -> tuple[object, ...]:
+        """What identifies the prompt on screen: a touch that began before it changed must not
+        act on it (:mod:`companion.ui.widgets.touch_gate`). One car's card keypad is one
+        prompt whatever it asks next; React changes with the buttons it offers."""
+        family = "cards" if self.mode in KEYPAD_FAMILY else self.mode
+        react = tuple(b.key for b in self.react) if self.mode == "react" else ()
+        return (family, self.current, self.status, react)
+
+    def why(self, key: str) -> str:
+        """Why keypad ``key`` is disabled ("" when it is not, or when nobody said)."""
+        return dict(self.key_why).get(key, "")
 
 
 def standings(state: RaceState) -> list[str]:
@@ -92,17 +135,21 @@ def standings(state: RaceState) -> list[str]:
     return finished + racing + rest
 
 
-def order_rows(state: RaceState) -> tuple[OrderRow, ...]:
+def order_rows(state: RaceState, moved: Collection[str] = ()) -> tuple[OrderRow, ...]:
     rows = []
     current = state.current_car
     for position, car_id in enumerate(standings(state), start=1):
         car = state.car(car_id)
+        name = car_label(state, car_id)
         rows.append(OrderRow(
-            car=car_id, name=car_label(state, car_id), position=position, legend=car.legend,
+            car=car_id, name=name, position=position, legend=car.legend,
             lap=max(0, min(state.laps, state.track.lap_of(car.distance))), gear=car.gear,
             engine=car.engine, heat=car.heat, stress_taken=car.stress_taken,
             finished_place=car.finished_place, current=car_id == current,
             sponsors=car.sponsors, eliminated=car.eliminated,
+            space=state.track.space_of(car.distance), race_line=car.race_line,
+            moved=car_id in moved, on_track=car.on_track,
+            label=colour_name(car_id) if car.legend else name,
         ))
     return tuple(rows)
 

@@ -1,23 +1,154 @@
-"""Small shared widgets, styled in ``common.kv``: buttons, wrapping labels, colour swatches, rows
-and the banner."""
+"""Small shared widgets, styled in ``common.kv``: buttons, wrapping labels, colour swatches, rows,
+the banner and the hint that says why a control is greyed out."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import ColorProperty, ListProperty, OptionProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+HINT_S = 4.0
+"""How long a hint stays up (a touch anywhere closes it sooner)."""
+
 
 class Btn(Button):  # type: ignore[misc]
-    """A big flat button. ``role``: ``normal``, ``accent``, ``selected``, ``off``."""
+    """A big flat button. ``role``: ``normal``, ``accent``, ``selected``, ``off``.
+
+    ``why_disabled``: while the button is disabled, a tap on it shows this text (already in the
+    player's language) in a :class:`Hint` beside it, instead of doing nothing silently.
+    ``gate``: a :class:`~companion.ui.widgets.touch_gate.PromptGate`; a touch the gate refuses
+    (it began before the prompt this button belongs to appeared) neither presses nor releases
+    the button.
+    """
 
     test_name = StringProperty("")
     role = StringProperty("normal")
     key = StringProperty("")
+    why_disabled = StringProperty("")
+    gate = ObjectProperty(None, allownone=True)
+    action: Any = None
+    """What a pooled button does on release (set by its panel)."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.disabled:
+            if self.collide_point(*touch.pos):
+                if self.why_disabled and self.opacity > 0:
+                    explain(self, self.why_disabled, touch)
+                return True
+            return False
+        if self.gate is not None and self.collide_point(*touch.pos) and self.gate.refuses(touch):
+            return True  # swallowed: it must not reach what lies under the button either
+        return bool(super().on_touch_down(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is self and self.gate is not None and self.gate.refuses(touch):
+            touch.ungrab(self)  # pressed on the prompt before: not a release on this one
+            self.state = "normal"
+            return True
+        return bool(super().on_touch_up(touch))
+
+
+class Hint(Label):  # type: ignore[misc]
+    """A short explanation beside a control (why it is greyed out), over the screen for
+    :data:`HINT_S` or until the next touch anywhere; one at a time (:func:`explain`)."""
+
+    test_name = StringProperty("hint")
+    shown = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._opened_by: Any = None
+        self.bind(texture_size=self._fit)
+
+    def show(self, anchor: Any, text: str, touch: Any = None) -> None:
+        from kivy.clock import Clock
+        from kivy.core.window import Window
+
+        self.text = text
+        self._anchor = anchor
+        self._opened_by = getattr(touch, "uid", None)
+        if self.parent is None:
+            Window.add_widget(self)
+            Window.bind(on_touch_down=self._any_touch)
+            over_window(self)
+        self.shown = True
+        self._fit()
+        Clock.unschedule(self.close)
+        Clock.schedule_once(self.close, HINT_S)
+
+    def _fit(self, *_args: Any) -> None:
+        from kivy.core.window import Window
+
+        anchor = getattr(self, "_anchor", None)
+        if anchor is None:
+            return
+        width = min(Window.width * 0.6, max(Window.width * 0.3, anchor.width))
+        self.text_size = (width, None)  # the padding (common.kv) is inside this box
+        self.size = (width, self.texture_size[1])
+        left, bottom = anchor.to_window(anchor.x, anchor.y)
+        x = min(max(2.0, left + anchor.width / 2 - width / 2), Window.width - width - 2)
+        above = bottom + anchor.height + 4
+        y = above if above + self.height <= Window.height - 2 else bottom - self.height - 4
+        self.pos = (x, max(2.0, y))
+
+    def _any_touch(self, _window: Any, touch: Any) -> None:
+        if getattr(touch, "uid", None) != self._opened_by:
+            self.close()  # and the touch goes on to whatever it was aimed at
+
+    def close(self, *_args: Any) -> None:
+        from kivy.core.window import Window
+
+        self.shown = False
+        self._anchor = None
+        if self.parent is not None:
+            Window.unbind(on_touch_down=self._any_touch)
+            self.parent.remove_widget(self)
+
+
+_hint: Hint | None = None
+_overlays: list[Any] = []
+"""Widgets put over the whole window (the hint, the rulings overlay): they go with the app."""
+
+
+def over_window(widget: Any) -> None:
+    """Remember ``widget``, added to the window, so :func:`remove_overlays` takes it away."""
+    if widget not in _overlays:
+        _overlays.append(widget)
+
+
+def remove_overlays() -> None:
+    """Take every hint and overlay off the window (the app stops, a test's app is torn down)."""
+    for widget in list(_overlays):
+        close = getattr(widget, "close", None)
+        if close is not None:
+            close()
+        elif widget.parent is not None:
+            widget.parent.remove_widget(widget)
+
+
+def explain(anchor: Any, text: str, touch: Any = None) -> Hint:
+    """Show ``text`` in the app's one :class:`Hint`, beside ``anchor``."""
+    global _hint
+    if _hint is None:
+        _hint = Hint()
+    _hint.show(anchor, text, touch)
+    return _hint
+
+
+def current_hint() -> Hint | None:
+    """The hint on screen now, if any."""
+    return _hint if _hint is not None and _hint.shown else None
 
 
 class TLabel(Label):  # type: ignore[misc]
@@ -50,9 +181,10 @@ class Cell(Label):  # type: ignore[misc]
 
 
 class Swatch(Widget):  # type: ignore[misc]
-    """A car colour square."""
+    """A car's colour: a ``square`` (a Legend, as on the map) or a ``disc`` (a driver)."""
 
     rgba = ListProperty([1, 1, 1, 1])
+    shape = StringProperty("square")
 
 
 class Row(BoxLayout):  # type: ignore[misc]

@@ -1,14 +1,18 @@
-"""A schematic map of the track drawn with canvas instructions.
+"""The map of the track, in the track's own shape, in the words the rulings use.
 
-The track is a stadium-shaped loop of ``L`` spaces, two spots per space, run anticlockwise from
-the finish line at the bottom centre. Drawn: the track band, every space boundary, the Race Line
-(per sector, from the track's ``race_line_lane``), each Corner Line with its speed limit, the
-finish line, and every car on its space and spot; the car whose turn it is has a ring.
+The shape comes from :mod:`companion.ui.views.track_shapes` (the centre of every space as
+measured on the board; a stadium for a track without an outline). Drawn: the track band, every
+space boundary, the Race Line in its lane sector by sector (the track's ``race_line_lane``), the
+finish line, each Corner Line with its **number** as the rulings say it ("corner 2", a filled
+square) and its **speed limit** (a ring, as on a road sign), the **space numbers** every fifth
+space and at every corner (as the rulings say "space 23"), and every car on its space and spot:
+a disc for a driver, a square for a Legend, a ring around the car whose turn it is and a halo
+around the cars the last input moved (``moved``).
 
-The track (some 150 canvas instructions) is drawn once into an :class:`~kivy.graphics.Fbo` and
-shown as a single textured rectangle, redrawn only when the size, track or theme change: every
-frame then costs one quad for the track plus the car markers, which keeps a tap's frame short
-on software GL (llvmpipe) and cheap on the Pi's GPU.
+The track (a few hundred canvas instructions) is drawn once into an :class:`~kivy.graphics.Fbo`
+and shown as one textured rectangle, redrawn only when the size, track or theme change: every
+frame then costs one quad plus the car markers, which keeps a tap's frame short on software GL
+(llvmpipe) and cheap on the Pi's GPU.
 """
 
 from __future__ import annotations
@@ -25,48 +29,23 @@ from kivy.graphics import (
     Ellipse,
     Fbo,
     Line,
-    Mesh,
     Rectangle,
     Translate,
 )
-from kivy.properties import ObjectProperty, StringProperty
+from kivy.properties import ListProperty, ObjectProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from companion.engine import RaceState, Track
 
 from ..views.names import COLOUR_RGB
+from ..views.track_shapes import MapGeometry, geometry_for
 
-
-def stadium_point(t: float, cx: float, cy: float, rx: float, ry: float) -> tuple[
-    float, float, float
-]:
-    """Point and heading (radians) at fraction ``t`` of a stadium (two straights, two half
-    circles), starting at the bottom centre, running anticlockwise (to the right)."""
-    r = ry
-    straight = max(0.0, 2 * (rx - r))
-    total = 2 * straight + 2 * math.pi * r
-    s = (t % 1.0) * total
-    half = straight / 2
-    if s < half:
-        return cx + s, cy - r, 0.0
-    s -= half
-    arc = math.pi * r
-    if s < arc:
-        a = -math.pi / 2 + s / r
-        return cx + half + r * math.cos(a), cy + r * math.sin(a), a + math.pi / 2
-    s -= arc
-    if s < straight:
-        return cx + half - s, cy + r, math.pi
-    s -= straight
-    if s < arc:
-        a = math.pi / 2 + s / r
-        return cx - half + r * math.cos(a), cy + r * math.sin(a), a + math.pi / 2
-    s -= arc
-    return cx - half + s, cy - r, 0.0
+SPACE_LABEL_EVERY = 5
+"""Space numbers are written on every fifth space (and at every corner)."""
 
 
 def race_line_lane(track: Track, space: int) -> int:
-    """Lane (1 = inside, 2 = outside) carrying the Race Line on ``space``."""
+    """Lane (1 or 2) carrying the Race Line on ``space`` (the sector's ``race_line_lane``)."""
     lane = 1
     corners = sorted(track.corners, key=lambda c: c.line_after)
     if corners and corners[-1].race_line_lane:
@@ -77,43 +56,50 @@ def race_line_lane(track: Track, space: int) -> int:
     return lane
 
 
+def labelled_spaces(track: Track) -> list[int]:
+    """The spaces whose number the map writes: every fifth, and the space before each Corner
+    Line (where the rulings' corners are)."""
+    marks = set(range(SPACE_LABEL_EVERY, track.spaces + 1, SPACE_LABEL_EVERY))
+    marks |= {c.line_after for c in track.corners}
+    return sorted(marks)
+
+
 class TrackMap(Widget):  # type: ignore[misc]
     state: Any = ObjectProperty(None, allownone=True)
     current = StringProperty("")
+    moved = ListProperty([])
+    """Cars the last input moved (a halo tells the table to place them)."""
     test_name = StringProperty("track map")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bind(pos=self.redraw, size=self.redraw, state=self.redraw, current=self.redraw)
+        from kivy.clock import Clock
+
+        self._trigger = Clock.create_trigger(self.redraw, -1)  # once, before the next frame
+        self.bind(pos=self._trigger, size=self._trigger, state=self._trigger,
+                  current=self._trigger, moved=self._trigger)
         self.marker_positions: dict[str, tuple[float, float]] = {}
+        self.corner_labels: dict[int, tuple[float, float]] = {}
+        """Corner number -> where its badge is (for the tests)."""
+        self.space_labels: dict[int, tuple[float, float]] = {}
+        self.geometry: MapGeometry | None = None
         self._static_key: tuple[object, ...] | None = None
         self._fbo: Any = None
 
-    def _geometry(self) -> tuple[float, float, float, float, float]:
-        pad = max(10.0, min(self.width, self.height) * 0.08)
-        cx, cy = self.center_x, self.center_y
-        ry = max(10.0, self.height / 2 - pad)
-        rx = max(ry + 1, self.width / 2 - pad)
-        band = max(12.0, min(ry * 0.36, 44.0))
-        return cx, cy, rx, ry, band
+    def _fit(self, track: Track) -> MapGeometry:
+        margin = max(8.0, min(self.width, self.height) * 0.09)
+        return geometry_for(track.id, track.spaces, self.x, self.y, self.width, self.height,
+                            margin)
 
-    def _point(self, space_pos: float, lane_offset: float) -> tuple[float, float]:
-        """``space_pos`` in spaces from the finish line (fractional), lane offset -1..1 (inside
-        to outside) -> canvas coordinates."""
-        track: Track = self.state.track
-        cx, cy, rx, ry, band = self._geometry()
-        x, y, heading = stadium_point(space_pos / track.spaces, cx, cy, rx, ry)
-        nx, ny = math.sin(heading), -math.cos(heading)  # outward normal (right of travel)
-        off = lane_offset * band / 2
-        return x + nx * off, y + ny * off
-
-    def _text(self, text: str, size: float, rgba: Any, cx: float, cy: float) -> None:
-        label = CoreLabel(text=text, font_size=size, color=rgba)
+    def _text(self, text: str, size: float, rgba: Any, cx: float, cy: float,
+              bold: bool = False) -> tuple[float, float]:
+        label = CoreLabel(text=text, font_size=size, color=rgba, bold=bold)
         label.refresh()
         texture = label.texture
         Color(1, 1, 1, 1)
         Rectangle(texture=texture, size=texture.size,
-                  pos=(cx - texture.width / 2, cy - texture.height / 2))
+                  pos=(round(cx - texture.width / 2), round(cy - texture.height / 2)))
+        return texture.size  # type: ignore[no-any-return]
 
     def redraw(self, *_args: Any) -> None:
         """Cars on every call; the track itself only when size, track or theme change."""
@@ -123,8 +109,9 @@ class TrackMap(Widget):  # type: ignore[misc]
         if state is None or self.width < 20 or self.height < 20:
             return
         app = App.get_running_app()
-        key = (tuple(self.pos), tuple(self.size), state.track, tuple(app.c_track), app.fs)
+        key = (tuple(self.pos), tuple(self.size), state.track, app.theme_name, app.fs)
         if key != self._static_key:
+            self.geometry = self._fit(state.track)
             self.canvas.before.clear()
             self._fbo = self._render_track(state, app)
             with self.canvas.before:
@@ -141,81 +128,113 @@ class TrackMap(Widget):  # type: ignore[misc]
             ClearColor(0, 0, 0, 0)
             ClearBuffers()
             Translate(-self.x, -self.y)
-        self._draw_track(state, app, fbo)
+        self._draw_track(state.track, app, fbo)
         fbo.draw()
         return fbo
 
-    def _draw_track(self, state: RaceState, app: Any, target: Any) -> None:
-        track = state.track
-        n = track.spaces
+    def _band(self, geometry: MapGeometry, app: Any) -> None:
+        """The track: a thick closed line along the smooth centre line."""
+        path = geometry.path(4)
+        Color(*app.c_track)
+        Line(points=[v for point in path for v in point], width=geometry.band / 2, close=True,
+             joint="round", cap="none")
+
+    def _draw_track(self, track: Track, app: Any, target: Any) -> None:
+        geometry = self.geometry
+        assert geometry is not None
+        band = geometry.band
         with target:
-            # The band, as a strip of quads.
-            Color(*app.c_track)
-            steps = max(n * 2, 120)
-            vertices: list[float] = []
-            indices: list[int] = []
-            for i in range(steps + 1):
-                pos = n * i / steps
-                for side in (-1.0, 1.0):
-                    x, y = self._point(pos, side)
-                    vertices += [x, y, 0, 0]
-            for i in range(steps):
-                a = 2 * i
-                indices += [a, a + 1, a + 2, a + 1, a + 3, a + 2]
-            Mesh(vertices=vertices, indices=indices, mode="triangles")
-            # Space boundaries.
+            self._band(geometry, app)
+            # Space boundaries, across the band.
             Color(*app.c_track_edge)
-            for space in range(n):
-                x1, y1 = self._point(space, -1)
-                x2, y2 = self._point(space, 1)
-                Line(points=[x1, y1, x2, y2], width=1)
-            # The Race Line, space by space, in its lane.
-            Color(0.95, 0.95, 0.95, 0.55)
-            for space in range(1, n + 1):
-                off = -0.5 if race_line_lane(track, space) == 1 else 0.5
-                x1, y1 = self._point(space - 1, off)
-                x2, y2 = self._point(space, off)
-                Line(points=[x1, y1, x2, y2], width=1.5)
-            # Finish line (between space L and 1).
+            for space in range(1, track.spaces + 1):
+                (x, y), (nx, ny) = geometry.line_after(space)
+                Line(points=[x - nx * band / 2, y - ny * band / 2,
+                             x + nx * band / 2, y + ny * band / 2], width=1)
+            # The Race Line in its lane, one polyline per sector.
+            Color(0.95, 0.95, 0.95, 0.7)
+            points: list[float] = []
+            for space in range(1, track.spaces + 2):
+                points += geometry.spot(space, race_line_lane(track, space))
+            Line(points=points)
+            # The finish line (after the last space), chequered white.
+            (x, y), (nx, ny) = geometry.line_after(track.spaces)
             Color(1, 1, 1, 1)
-            x1, y1 = self._point(0, -1.25)
-            x2, y2 = self._point(0, 1.25)
-            Line(points=[x1, y1, x2, y2], width=3)
-            # Corner lines and limits.
-            for corner in track.corners:
-                Color(*app.c_warn)
-                x1, y1 = self._point(corner.line_after, -1.3)
-                x2, y2 = self._point(corner.line_after, 1.3)
-                Line(points=[x1, y1, x2, y2], width=2.5)
-                lx, ly = self._point(corner.line_after, -2.6)
-                Color(1, 1, 1, 1)
-                self._text(str(corner.limit), app.fs, app.c_warn, lx, ly)
+            Line(points=[x - nx * band * 0.7, y - ny * band * 0.7,
+                         x + nx * band * 0.7, y + ny * band * 0.7], width=2.5)
+            taken: list[tuple[tuple[float, float], float]] = []
+            self._corners(track, geometry, app, taken)
+            self._space_numbers(track, geometry, app, taken)
+
+    def _corners(self, track: Track, geometry: MapGeometry, app: Any,
+                 taken: list[tuple[tuple[float, float], float]]) -> None:
+        """Each Corner Line across the track, its number in a filled square and its limit in
+        a ring beside it, outside the loop when there is room."""
+        band = geometry.band
+        size = max(11.0, app.fs_small * 0.85)
+        self.corner_labels = {}
+        for number, corner in enumerate(track.corners, start=1):
+            (x, y), (nx, ny) = geometry.line_after(corner.line_after)
+            Color(*app.c_warn)
+            Line(points=[x - nx * band * 0.75, y - ny * band * 0.75,
+                         x + nx * band * 0.75, y + ny * band * 0.75], width=2.2)
+            cx, cy = geometry.label_at(corner.line_after + 0.5, size * 1.25, taken,
+                                       prefer_inside=False)
+            self.corner_labels[number] = (cx, cy)
+            box = size * 1.15
+            # The corner's number (as the rulings say it): a filled square.
+            Color(*app.c_accent)
+            Rectangle(pos=(cx - box - 1, cy - box / 2), size=(box, box))
+            self._text(str(number), size, app.c_accent_fg, cx - box / 2 - 1, cy, bold=True)
+            # Its speed limit: a ring, as on a road sign.
+            Color(*app.c_bg)
+            Ellipse(pos=(cx + 1, cy - box / 2), size=(box, box))
+            Color(*app.c_warn)
+            Line(circle=(cx + 1 + box / 2, cy, box / 2), width=1.6)
+            self._text(str(corner.limit), size * 0.9, app.c_fg, cx + 1 + box / 2, cy,
+                       bold=True)
+
+    def _space_numbers(self, track: Track, geometry: MapGeometry, app: Any,
+                       taken: list[tuple[tuple[float, float], float]]) -> None:
+        size = max(10.0, app.fs_small * 0.72)
+        self.space_labels = {}
+        for space in labelled_spaces(track):
+            cx, cy = geometry.label_at(space, size * 0.75, taken, prefer_inside=True)
+            self.space_labels[space] = (cx, cy)
+            self._text(str(space), size, app.c_muted, cx, cy)
 
     def _draw_cars(self, state: RaceState, app: Any) -> None:
         track = state.track
-        _cx, _cy, _rx, _ry, band = self._geometry()
+        geometry = self.geometry
+        assert geometry is not None
         with self.canvas:
-            radius = max(5.0, band * 0.26)
+            radius = max(4.5, min(geometry.band * 0.42, 9.0))
             for car in state.cars:
                 if not car.on_track:
                     continue
                 space = track.space_of(car.distance)
                 lane = race_line_lane(track, space)
-                on_inside = (lane == 1) == car.race_line
-                x, y = self._point(space - 0.5, -0.5 if on_inside else 0.5)
+                if not car.race_line:
+                    lane = 3 - lane
+                x, y = geometry.spot(space, lane)
                 self.marker_positions[car.id] = (x, y)
+                if car.id in self.moved:
+                    Color(*app.c_accent[:3], 0.45)
+                    Ellipse(pos=(x - radius - 5, y - radius - 5),
+                            size=(2 * radius + 10, 2 * radius + 10))
                 if car.id == self.current:
                     Color(*app.c_accent)
-                    Line(circle=(x, y, radius + 4), width=2.5)
+                    Line(circle=(x, y, radius + 4), width=2.2)
                 Color(*app.c_fg)
+                colour = (*COLOUR_RGB.get(car.id, (0.5, 0.5, 0.5)), 1)
                 if car.legend:
                     Rectangle(pos=(x - radius - 1, y - radius - 1),
                               size=(2 * radius + 2, 2 * radius + 2))
-                    Color(*COLOUR_RGB.get(car.id, (0.5, 0.5, 0.5)), 1)
+                    Color(*colour)
                     Rectangle(pos=(x - radius + 1, y - radius + 1),
                               size=(2 * radius - 2, 2 * radius - 2))
                 else:
                     Ellipse(pos=(x - radius - 1.5, y - radius - 1.5),
                             size=(2 * radius + 3, 2 * radius + 3))
-                    Color(*COLOUR_RGB.get(car.id, (0.5, 0.5, 0.5)), 1)
+                    Color(*colour)
                     Ellipse(pos=(x - radius, y - radius), size=(2 * radius, 2 * radius))

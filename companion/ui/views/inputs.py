@@ -1,0 +1,142 @@
+"""The table's inputs in words (Kivy-free): what Undo took back and Redo brought back, and
+where the cars it moved go ("Undone: Ana's cards 3, 4, 2." "Ana back to space 12, Race Line.").
+
+Each function returns a callable that renders the sentence in the language of the moment, so
+it follows a language switch like the engine's explanations do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion import engine
+from companion.engine import (
+    STRESS,
+    Accelerate,
+    Action,
+    Adrenaline,
+    Boost,
+    ChooseGear,
+    Cooldown,
+    DraftMove,
+    EndTurn,
+    LegendCard,
+    PayHeat,
+    RaceState,
+    Reveal,
+    Slipstream,
+    SuperCool,
+    Upgrade,
+)
+from companion.i18n import _
+
+from .names import car_label
+from .words import design_name, param_text
+
+Text = Callable[[], str]
+
+DirectPlay = getattr(engine, "DirectPlay", None)
+RunRound = getattr(engine, "RunRound", None)
+
+
+def cards_text(reveal: Reveal) -> str:
+    """The cards of a reveal as typed: "3, Stress=2, Brakes 1/3=3"."""
+    flips = iter(reveal.stress)
+    shown = []
+    for card in reveal.cards:
+        if card == STRESS:
+            flip = next(flips, None)
+            shown.append(_("Stress") + (f"={flip}" if flip is not None else ""))
+        elif isinstance(card, Upgrade):
+            text = design_name(card.design)
+            if card.value is not None:
+                text += f"={card.value}"
+            if card.plus:
+                text += " (+" + ",".join(str(v) for v in card.plus) + ")"
+            shown.append(text)
+        else:
+            shown.append(str(card))
+    return ", ".join(shown)
+
+
+def _what(action: Action, state: RaceState) -> str:
+    """The input in a few words, in the current language."""
+    car_id = getattr(action, "car", None)
+    car = car_label(state, car_id) if isinstance(car_id, str) else ""
+    if isinstance(action, ChooseGear):
+        if action.clogged:
+            return _("{car}'s clogged hand").format(car=car)
+        return _("{car}'s gear {gear}").format(car=car, gear=action.gear)
+    if isinstance(action, Reveal):
+        return _("{car}'s cards {cards}").format(car=car, cards=cards_text(action))
+    if isinstance(action, Adrenaline):
+        return _("{car}'s Adrenaline").format(car=car)
+    if isinstance(action, Cooldown):
+        return _("{car}'s Cooldown {n}").format(car=car, n=action.amount)
+    if isinstance(action, Boost):
+        return _("{car}'s Boost (flipped {value})").format(car=car, value=action.value)
+    if isinstance(action, SuperCool):
+        return _("{car}'s Super cool {n}").format(car=car, n=action.amount)
+    if isinstance(action, PayHeat):
+        if action.unpaid:
+            return _("{car}'s Heat, with unpaid cards flipped {flips}").format(
+                car=car, flips=", ".join(str(v) for v in action.unpaid))
+        return _("{car}'s Heat paid").format(car=car)
+    if isinstance(action, Slipstream):
+        return _("{car}'s Slipstream").format(car=car)
+    if isinstance(action, DraftMove):
+        return _("{car}'s Draft").format(car=car)
+    if isinstance(action, Accelerate):
+        return _("{car}'s Accelerate").format(car=car)
+    if DirectPlay is not None and isinstance(action, DirectPlay):
+        return _("{car} playing {card}").format(car=car, card=design_name(action.card.design))
+    if isinstance(action, EndTurn):
+        return _("the end of {car}'s turn").format(car=car)
+    if isinstance(action, LegendCard):
+        return _("Legends card {card}").format(card=action.card)
+    if RunRound is not None and isinstance(action, RunRound):
+        return _("the Legends' round")
+    return str(getattr(action, "kind", type(action).__name__))
+
+
+def undone(action: Action, state: RaceState) -> Text:
+    """"Undone: Ana's cards 3, 4, 2." (``state``: where the car names come from)."""
+    return lambda: _("Undone: {what}.").format(what=_what(action, state))
+
+
+def redone(action: Action, state: RaceState) -> Text:
+    return lambda: _("Redone: {what}.").format(what=_what(action, state))
+
+
+def moved_cars(before: RaceState, after: RaceState) -> list[str]:
+    """Cars on the track in ``after`` whose space, spot or presence on the track differ
+    between the two states, in the order of ``after``'s cars."""
+    changed = []
+    for car in after.cars:
+        if car.id not in before.index or not car.on_track:
+            continue
+        old = before.car(car.id)
+        if (old.distance, old.race_line, old.on_track) != (car.distance, car.race_line,
+                                                           car.on_track):
+            changed.append(car.id)
+    return changed
+
+
+def back_to(state: RaceState, car_id: str) -> Text:
+    """"Ana back to space 12, Race Line." (where an undo puts the car)."""
+    car = state.car(car_id)
+    space = state.track.space_of(car.distance)
+    spot = "Race Line" if car.race_line else "outside"
+    name = car_label(state, car_id)
+    return lambda: _("{car} back to space {space}, {spot}.").format(
+        car=name, space=space, spot=param_text(spot))
+
+
+def placed_at(state: RaceState, car_id: str) -> Text:
+    """"Ana to space 23, Race Line." (where a redo puts the car)."""
+    car = state.car(car_id)
+    space = state.track.space_of(car.distance)
+    spot = "Race Line" if car.race_line else "outside"
+    name = car_label(state, car_id)
+    return lambda: _("{car} to space {space}, {spot}.").format(
+        car=name, space=space, spot=param_text(spot))

@@ -1,0 +1,231 @@
+"""The race screen's action panel, built from a :class:`~companion.ui.views.race_view.RaceView`:
+the drivers' gears, the card keypads, React, the Legends' keypad, Next round and Results.
+
+Every button of the panel belongs to the prompt on show (``gate``): a touch that began before
+that prompt appeared does nothing to it (:mod:`.touch_gate`). A key that cannot be used says why
+when tapped (``RaceView.key_why``). Six drivers' gears fit at once at 800x480: two columns of
+cells from four drivers on, each cell the driver's name (whole: its font shrinks rather than
+cut) over the four gear buttons; "Clogged" only shows for a car that may declare it.
+
+``actions`` is the race controller (any object with its methods); ``on_results`` opens the
+results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+
+from companion.i18n import _
+
+from ..views.race_view import KEYPAD_FAMILY, GearRow, RaceView
+from .basic import Btn
+from .lookup import walk
+from .text_fit import FIT
+from .touch_gate import PromptGate
+
+MIN_NAME_FONT = 12.0
+MIN_TAP = 48
+"""The smallest touch target (px)."""
+
+
+def button_height(app: Any) -> float:
+    """The panel's buttons: 48 px at 800x480 (the smallest comfortable target), more on a
+    larger screen."""
+    return float(max(48, round(app.tap * 0.86)))
+
+
+def fit_font(label: Label, size: float, width: float) -> None:
+    """``label``'s text whole in ``width``: its font shrinks (to :data:`MIN_NAME_FONT`)
+    instead of the text being cut."""
+    wanted = FIT.width(label.text, size) if label.text else 0
+    label.font_size = max(MIN_NAME_FONT, size * width / wanted) if wanted > width > 0 else size
+
+
+class RacePanel(BoxLayout):  # type: ignore[misc]
+    """The panel; :meth:`show` a view (rebuilt when the prompt's buttons change, else updated
+    in place)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("orientation", "vertical")
+        super().__init__(**kwargs)
+        from kivy.core.window import Window
+
+        self.gate = PromptGate(window=Window)
+        self.actions: Any = None
+        self.on_results: Callable[[], None] = lambda: None
+        self._signature: tuple[object, ...] | None = None
+        self._pool: list[Btn] = []
+        """Buttons of earlier prompts, reused (building a Kivy button is most of a tap's cost
+        on a small CPU)."""
+        self._in_use: list[Btn] = []
+
+    # --- building ---------------------------------------------------------------------------
+
+    def _signature_of(self, view: RaceView) -> tuple[object, ...]:
+        app = App.get_running_app()
+        return (view.mode in KEYPAD_FAMILY or view.mode, tuple(r.car for r in view.gear_rows),
+                tuple(r.can_clog for r in view.gear_rows), tuple(k[0] for k in view.keys),
+                tuple(b.key for b in view.react), app.fs, app.language, app.theme_name)
+
+    def show(self, view: RaceView) -> None:
+        self.gate.show(view.prompt_id)
+        signature = self._signature_of(view)
+        if signature == self._signature:
+            self._update(view)
+            return
+        self._signature = signature
+        self._recycle()
+        if view.mode in ("gears", "turn_gear"):
+            self._gears(view)
+        elif view.mode in (*KEYPAD_FAMILY, "boost", "legend_card"):
+            self._keypad(view)
+        elif view.mode == "react":
+            self._react(view)
+        elif view.mode == "run_round":
+            self._single(_("Next round"), "run round", lambda: self.actions.run_round())
+        elif view.mode == "over":
+            self._single(_("Results"), "to results", lambda: self.on_results())
+        self._update(view)
+
+    def _recycle(self) -> None:
+        """Empty the panel; its buttons go back to the pool."""
+        for button in self._in_use:
+            if button.parent is not None:
+                button.parent.remove_widget(button)
+        self._pool += self._in_use
+        self._in_use = []
+        self.clear_widgets()
+
+    def _button(self, text: str, name: str, action: Callable[[], Any], *,
+                role: str = "normal", font_size: float | None = None,
+                width: float | None = None, height: float | None = None) -> Btn:
+        """A button of the panel (from the pool when there is one), ``action`` on release."""
+        app = App.get_running_app()
+        if self._pool:
+            button = self._pool.pop()
+        else:
+            button = Btn(gate=self.gate)
+            button.bind(on_release=lambda b: b.action())
+        button.action = action
+        button.text = text
+        button.test_name = name
+        button.role = role
+        button.disabled = False
+        button.why_disabled = ""
+        button.state = "normal"
+        button.font_size = font_size or app.fs
+        button.size_hint_min_x = app.tap
+        button.size_hint_y = None
+        button.height = height or button_height(app)
+        button.size_hint_x = None if width is not None else 1
+        if width is not None:
+            button.width = width
+        self._in_use.append(button)
+        return button
+
+    def _single(self, text: str, name: str, action: Callable[[], Any]) -> None:
+        self.add_widget(self._button(text, name, action, role="accent"))
+
+    def _gears(self, view: RaceView) -> None:
+        app = App.get_running_app()
+        rows = view.gear_rows
+        cols = 1 if len(rows) <= 3 else 2
+        grid = GridLayout(cols=cols, spacing=(app.fs * 0.5, app.fs * 0.25), size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for row in rows:
+            grid.add_widget(self._gear_cell(row))
+        self.add_widget(grid)
+
+    def _gear_cell(self, row: GearRow) -> BoxLayout:
+        app = App.get_running_app()
+        height = button_height(app)
+        clog = row.can_clog or row.clogged
+        line = height if clog else app.fs * 1.35  # a "Clogged" button is a full-size target
+        cell = BoxLayout(orientation="vertical", size_hint_y=None, height=line + height)
+        top = BoxLayout(size_hint_y=None, height=line, spacing=app.fs * 0.3)
+        name = Label(text=row.name, font_size=app.fs, bold=True, halign="left",
+                     valign="middle", color=app.c_fg)
+        name.bind(size=lambda w, s: setattr(w, "text_size", s))
+        name.bind(width=lambda w, width, size=app.fs: fit_font(w, size, width))
+        name.test_name = f"driver {row.car}"
+        top.add_widget(name)
+        ready = Label(text="", font_size=app.fs_small, color=app.c_ok, size_hint_x=None,
+                      width=0, halign="right", valign="middle")
+        ready.bind(texture_size=lambda w, size: setattr(w, "width", size[0]))
+        ready.test_name = f"ready {row.car}"
+        top.add_widget(ready)
+        if clog:
+            top.add_widget(self._button(_("Clogged"), f"clogged {row.car}",
+                                        lambda c=row.car: self.actions.clogged(c),
+                                        width=app.fs * 6, font_size=app.fs_small))
+        cell.add_widget(top)
+        buttons = BoxLayout(size_hint_y=None, height=height, spacing=app.fs * 0.2)
+        for gear in (1, 2, 3, 4):
+            button = self._button(str(gear), f"gear {row.car} {gear}",
+                                  lambda c=row.car, g=gear: self.actions.choose_gear(c, g),
+                                  font_size=app.fs_big)
+            button.size_hint_min_x = MIN_TAP  # four to a cell, two cells a row at 800x480
+            buttons.add_widget(button)
+        cell.add_widget(buttons)
+        return cell
+
+    def _keypad(self, view: RaceView) -> None:
+        app = App.get_running_app()
+        cols = 5 if view.mode == "legend_card" else 4
+        grid = GridLayout(cols=cols, spacing=app.fs * 0.25, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        method = {"boost": "boost_value", "legend_card": "legend_card"}.get(view.mode, "key")
+        for key, label, _enabled in view.keys:
+            value: object = key if method == "key" else int(key)
+            grid.add_widget(self._button(  # the race's controller when tapped, not when built
+                label, f"key {key}",
+                lambda m=method, v=value: getattr(self.actions, m)(v),
+                font_size=app.fs_small if key.startswith("up:") else app.fs_big))
+        self.add_widget(grid)
+        if view.mode == "boost":
+            self.add_widget(self._button(_("Cancel"), "boost cancel",
+                                         lambda: self.actions.boost_cancel()))
+
+    def _react(self, view: RaceView) -> None:
+        app = App.get_running_app()
+        cols = 2 if len(view.react) <= 6 else 3
+        grid = GridLayout(cols=cols, spacing=app.fs * 0.25, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for button_view in view.react:
+            grid.add_widget(self._button(
+                button_view.label, f"react {button_view.key}",
+                lambda k=button_view.key: self.actions.react(k),
+                role="accent" if button_view.key == "end" else "normal"))
+        self.add_widget(grid)
+
+    # --- updating in place ------------------------------------------------------------------
+
+    def _update(self, view: RaceView) -> None:
+        """Same buttons as last time: only their look, labels and reasons change."""
+        app = App.get_running_app()
+        by_name = {w.test_name: w for w in walk(self) if getattr(w, "test_name", "")}
+        for row in view.gear_rows:
+            for gear in (1, 2, 3, 4):
+                chosen = row.planned == gear and not row.clogged
+                button = by_name[f"gear {row.car} {gear}"]
+                button.role = "selected" if chosen else (
+                    "normal" if row.allowed[gear - 1] else "off")
+            clog = by_name.get(f"clogged {row.car}")
+            if clog is not None:
+                clog.role = "selected" if row.clogged else ("normal" if row.can_clog else "off")
+            ready = row.planned is not None
+            by_name[f"driver {row.car}"].color = app.c_ok if ready else app.c_fg
+            by_name[f"ready {row.car}"].text = _("ready") if ready else ""
+        for key, text, enabled in view.keys:
+            button = by_name[f"key {key}"]
+            button.text = text
+            button.disabled = not enabled
+            button.why_disabled = view.why(key)
+        for button_view in view.react:
+            by_name[f"react {button_view.key}"].text = button_view.label

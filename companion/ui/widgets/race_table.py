@@ -1,0 +1,219 @@
+"""The race order as the table reads it: one row per car, in race order, saying where each car
+stands in the rulings' words (space and spot), and which cars the last input moved.
+
+Columns: the car (its colour as a disc for a driver, a square for a Legend, as on the map, and
+the driver's name or the Legend's colour), **Space** ("23 RL": space 23 on the Race Line; "23
+out": the other spot; "P1" on the podium), Lap, Gear, Heat (in the engine / in all), Stress
+(cards taken) and, in races with modules, Sponsorship cards. The Space cell of every car the
+last input moved is lit (filled in the accent colour): that is where the table puts it now.
+
+Every column is as wide as its widest cell or header (never cut short, whatever the language);
+the name takes the rest and its text shrinks to fit rather than being cut. Rows are built once
+per car count and updated in place (a plain box, no ScrollView: a stencil costs a measurable
+part of every frame on software GL). A tap on a row or on the header calls ``on_row(car)`` /
+``on_header()`` (the screen explains what the row or the columns say).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ColorProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from companion.i18n import _
+
+from ..views.names import COLOUR_RGB
+from ..views.race_view import OrderRow
+from .basic import Swatch
+from .text_fit import FIT
+
+COLUMNS = ("space", "lap", "gear", "heat", "stress", "sponsors")
+"""Test names of the value cells (``"space red"``), after the car's name."""
+MIN_NAME_FONT = 11.0
+"""The smallest size a long name shrinks to before it is cut."""
+
+
+def spot_text(row: OrderRow) -> str:
+    """Where the car is, as the Space column says it: "23 RL", "23 out", "P1", "-"."""
+    if row.finished_place:
+        return f"P{row.finished_place}"
+    if row.eliminated or not row.on_track:
+        return "-"
+    return f"{row.space} " + (_("RL") if row.race_line else _("out"))
+
+
+def row_cells(row: OrderRow, sponsors: bool) -> list[str]:
+    cells = [spot_text(row), str(row.lap)]
+    cells += ["-", "-", "-"] if row.legend else [
+        str(row.gear), f"{row.engine}/{row.heat}", str(row.stress_taken)]
+    if sponsors:
+        cells.append("-" if row.legend else str(row.sponsors))
+    return cells
+
+
+class OrderCell(Label):  # type: ignore[misc]
+    """A value cell; ``lit`` fills it in the accent colour (the car to place now)."""
+
+    test_name = StringProperty("")
+    lit = BooleanProperty(False)
+    fill = ColorProperty([0, 0, 0, 0])
+
+
+class TableRow(BoxLayout):  # type: ignore[misc]
+    test_name = StringProperty("")
+    car = StringProperty("")
+    bg = ColorProperty([0, 0, 0, 0])
+
+
+class RaceTable(BoxLayout):  # type: ignore[misc]
+    """The race order; :meth:`show` it the rows of a :class:`RaceView`."""
+
+    test_name = StringProperty("order")
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("orientation", "vertical")
+        super().__init__(**kwargs)
+        self.on_row: Callable[[str], None] | None = None
+        self.on_header: Callable[[], None] | None = None
+        self._layout: tuple[object, ...] | None = None
+        self._header: list[Label] = []
+        self._rows: list[tuple[TableRow, Swatch, Label, list[OrderCell]]] = []
+        self._fitted: tuple[object, ...] | None = None
+        self.bind(width=lambda *_a: self._fit())
+
+    @property
+    def header_labels(self) -> list[Label]:
+        return self._header
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """A tap on a row asks about that car, on the header about the columns (the whole
+        table is one touch target: rows are read, not pressed)."""
+        if not self.collide_point(*touch.pos):
+            return False
+        for child in self.children:
+            if isinstance(child, TableRow) and child.collide_point(*touch.pos):
+                if child.car and self.on_row is not None:
+                    self.on_row(child.car)
+                elif not child.car and self.on_header is not None:
+                    self.on_header()
+                return True
+        return True
+
+    def row_height(self, size: float) -> float:
+        return max(24.0, size * 1.75)
+
+    def preferred_height(self, cars: int) -> float:
+        size = App.get_running_app().fs_small
+        return size * 1.6 + cars * self.row_height(size)
+
+    def _build(self, count: int, columns: int, size: float) -> None:
+        app = App.get_running_app()
+        self.clear_widgets()
+        header = TableRow(size_hint_y=None, height=size * 1.6, test_name="order header")
+        self._header = []
+        for index in range(columns):
+            label = Label(size_hint_x=1 if index == 0 else None, font_size=size,
+                          color=app.c_muted, halign="left" if index == 0 else "center",
+                          valign="middle")
+            label.bind(size=lambda w, s: setattr(w, "text_size", s))
+            self._header.append(label)
+            header.add_widget(label)
+        self.add_widget(header)
+        self._rows = []
+        for _index in range(count):
+            line = TableRow(size_hint_y=None, height=self.row_height(size), spacing=2)
+            holder = BoxLayout(size_hint_x=None, width=size * 1.3,
+                               padding=(2, (self.row_height(size) - size) / 2))
+            swatch = Swatch()
+            swatch.size = (size, size)
+            holder.add_widget(swatch)
+            line.add_widget(holder)
+            name = Label(font_size=size, color=app.c_fg, halign="left", valign="middle")
+            name.bind(size=lambda w, s: setattr(w, "text_size", s))
+            line.add_widget(name)
+            cells = []
+            for _column in range(columns - 1):
+                cell = OrderCell(size_hint_x=None, font_size=size, color=app.c_fg)
+                cells.append(cell)
+                line.add_widget(cell)
+            self.add_widget(line)
+            self._rows.append((line, swatch, name, cells))
+        self._layout = (count, columns, size, app.theme_name)
+
+    def show(self, rows: Sequence[OrderRow], sponsors: bool) -> None:
+        app = App.get_running_app()
+        size = app.fs_small
+        columns = 7 if sponsors else 6
+        if self._layout != (len(rows), columns, size, app.theme_name):
+            self._build(len(rows), columns, size)
+        titles = [_("Car"), _("Space"), _("Lap"), _("Gear"), _("Heat"), _("Stress")]
+        if sponsors:
+            titles.append(_("Sponsors"))
+        for label, text in zip(self._header, titles, strict=True):
+            label.text = text
+        for (line, swatch, name, cells), row in zip(self._rows, rows, strict=True):
+            line.test_name = f"order {row.car}"
+            line.car = row.car
+            line.bg = app.c_panel if row.current else (0, 0, 0, 0)
+            swatch.rgba = [*COLOUR_RGB.get(row.car, (0.5, 0.5, 0.5)), 1]
+            swatch.shape = "square" if row.legend else "disc"
+            name.test_name = f"order name {row.car}"
+            if row.eliminated:
+                name.text = _("{car} (out)").format(car=row.label)
+                name.color = app.c_muted
+            else:
+                name.text = row.label
+                name.color = app.c_fg
+            for cell, text, column in zip(cells, row_cells(row, sponsors), COLUMNS,
+                                          strict=False):
+                cell.text = text
+                cell.test_name = f"{column} {row.car}"
+                cell.lit = column == "space" and row.moved and row.on_track
+                cell.bold = cell.lit
+                cell.color = app.c_accent_fg if cell.lit else app.c_fg
+                cell.fill = app.c_accent if cell.lit else (0, 0, 0, 0)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Each value column as wide as its header or its widest cell, whatever the language
+        ("스트레스" is not cut to "스트..."); the name takes the rest, its font shrinking to fit
+        a long name (down to :data:`MIN_NAME_FONT`, then cut)."""
+        if not self._rows or not self._header:
+            return
+        size = self._layout[2] if self._layout else 14.0
+        texts = (self.width, tuple(label.text for label in self._header),
+                 tuple((name.text, *(c.text for c in cells))
+                       for _line, _swatch, name, cells in self._rows))
+        if texts == self._fitted:
+            return  # the same words: the same widths
+        self._fitted = texts
+
+        def measure(text: str) -> tuple[float, float]:
+            return FIT.width(text, size), 0.0
+
+        pad = size * 0.7
+        values = 0.0
+        for index, title in enumerate(self._header[1:]):
+            cells = [cells[index] for _line, _swatch, _name, cells in self._rows]
+            width = max(measure(label.text)[0] for label in (title, *cells)) + pad
+            for label in (title, *cells):
+                label.width = width
+            values += width
+        self._header[0].padding = (size * 1.3 + 2, 0)  # over the names, after the swatches
+        room = self.width - values - size * 1.3 - 2 * (len(self._header) - 1) - 4
+        height = self.row_height(size)
+        for _line, _swatch, name, _cells in self._rows:
+            wanted = measure(name.text)[0] if name.text else 0
+            font, shorten = size, False
+            if wanted > room > 0:  # smaller, then on two lines (a long Chinese name), then cut
+                font = size * room / wanted
+                if font < MIN_NAME_FONT:
+                    font = min(size * 2 * room / wanted, height / 2.3)
+                    shorten = font < MIN_NAME_FONT
+                    font = max(font, MIN_NAME_FONT)
+            name.font_size = font
+            name.shorten = shorten

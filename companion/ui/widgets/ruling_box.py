@@ -1,0 +1,177 @@
+"""The ruling box: what the last input did, every sentence whole, never a box to scroll.
+
+It shows the rejection reason (if the last input was refused) and the sentences of the last
+input, in order. When they do not all fit at body size, the box first lets the font go down to
+the small size, then leaves out the sentences that only say where a car goes (the race order's
+Space column lights those cars), then shows the first sentences that fit whole and "+N more: tap
+here"; a tap on the box shows every sentence over the screen (:class:`RulingsOverlay`). The box
+is as tall as the longest sentence the engine produces needs at body size, in every language
+(``tests/ui/test_rulings_fit.py``), so the first sentence is always whole.
+
+Wrapping is worked out with the font's own word widths (:mod:`.text_fit`, cached), so a tap
+renders the box's text once (``tests/ui/test_rulings_fit.py`` checks that Kivy's own wrapping
+agrees).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import ColorProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.i18n import _
+
+from .text_fit import FIT
+
+
+class RulingsOverlay(Label):  # type: ignore[misc]
+    """Every sentence of the last input over the screen; a touch anywhere closes it."""
+
+    test_name = StringProperty("rulings overlay")
+
+    def open(self, text: str) -> None:
+        from kivy.core.window import Window
+
+        self.text = text
+        self.size = (Window.width * 0.94, Window.height * 0.9)
+        self.pos = (Window.width * 0.03, Window.height * 0.05)
+        self.text_size = (self.width, self.height)
+        if self.parent is None:
+            from .basic import over_window
+
+            Window.add_widget(self)
+            over_window(self)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        self.close()
+        return True
+
+    def close(self) -> None:
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+
+class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
+    """Shows :meth:`show` ``(error, rulings)``; each ruling has ``text`` and ``placement``.
+
+    Three plain labels (no markup: rendering markup costs a tap a millisecond or more): the
+    refusal in the warning colour, the sentences, and "+N more" in the accent colour."""
+
+    test_name = StringProperty("messages")
+    font_size = NumericProperty(18)
+    color = ColorProperty([1, 1, 1, 1])
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("orientation", "vertical")
+        super().__init__(**kwargs)
+        self.error_label = self._label()
+        self.error_label.test_name = "error"
+        self.body = self._label()
+        self.more = self._label()
+        for label in (self.error_label, self.body, self.more):
+            self.add_widget(label)
+        self.add_widget(Widget())  # the room below: the sentences start at the top
+        self.shown: list[str] = []
+        """The sentences on show (whole), the refusal first."""
+        self.left_out = 0
+        """Sentences not on show (a tap shows them)."""
+        self._all: list[str] = []
+        self._error = ""
+        self._rulings: Sequence[Any] = ()
+        self._overlay: RulingsOverlay | None = None
+        self.bind(size=self._resized, color=self._colours)
+
+    def _label(self) -> Label:
+        label = Label(halign="left", valign="top", size_hint_y=None, height=0)
+        label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+        return label
+
+    @property
+    def text(self) -> str:
+        """The rulings on show (the refusal above them is ``error_label``, test name
+        ``error``)."""
+        return "\n".join(t for t in (self.body.text, self.more.text) if t)
+
+    @property
+    def texture_size(self) -> tuple[float, float]:
+        """The height the three labels' text takes (for the tests: never over the box)."""
+        labels = [w for w in (self.error_label, self.body, self.more) if w.text]
+        for label in labels:
+            label.texture_update()
+        return (max((w.texture_size[0] for w in labels), default=0),
+                sum(w.texture_size[1] for w in labels))
+
+    def _colours(self, *_args: Any) -> None:
+        self.body.color = self.color
+
+    def _resized(self, *_args: Any) -> None:
+        self._layout()
+
+    def show(self, error: str, rulings: Sequence[Any]) -> None:
+        app = App.get_running_app()
+        key = (error, tuple(rulings), app.theme_name, app.fs)
+        if key == getattr(self, "_shown_key", None):
+            return
+        self._shown_key = key
+        self._error, self._rulings = error, tuple(rulings)
+        self._layout()
+
+    def _layout(self) -> None:
+        app = App.get_running_app()
+        if self.width <= 1 or self.height <= 1:
+            return
+        sentences = [r.text for r in self._rulings]
+        without_places = [r.text for r in self._rulings if not r.placement]
+        error = [self._error] if self._error else []
+        width, height = self.width, self.height
+        choice: tuple[list[str], float] | None = None
+        for texts in (sentences, without_places):
+            for size in (app.fs, app.fs_small):
+                if self._fits(error + texts, size, width, height):
+                    choice = (texts, size)
+                    break
+            if choice is not None:
+                break
+        left = 0
+        note: list[str] = []
+        if choice is None:  # the first sentences that fit whole, then "+N more"
+            size = app.fs_small
+            texts = []
+            for text in without_places:
+                more = len(sentences) - len(texts) - 1
+                note = [_("+{n} more: tap here").format(n=more)] if more else []
+                if not self._fits(error + texts + [text] + note, size, width, height):
+                    break
+                texts.append(text)
+            left = len(sentences) - len(texts)
+            note = [_("+{n} more: tap here").format(n=left)] if left else []
+            choice = (texts, size)
+        texts, size = choice
+        self.shown = error + texts
+        self.left_out = left
+        self.font_size = size
+        self._all = error + sentences
+        for label, lines, colour in ((self.error_label, error, app.c_warn),
+                                     (self.body, texts, self.color),
+                                     (self.more, note, app.c_accent)):
+            label.text = "\n".join(lines)
+            label.font_size = size
+            label.color = colour
+            label.height = sum(FIT.lines(t, size, width) for t in lines) * FIT.line_height(size)
+
+    def _fits(self, texts: list[str], size: float, width: float, height: float) -> bool:
+        lines = sum(FIT.lines(text, size, width) for text in texts)
+        return lines * FIT.line_height(size) <= height
+
+    def on_release(self) -> None:
+        if not self._all:
+            return
+        if self._overlay is None:
+            self._overlay = RulingsOverlay()
+        self._overlay.open("\n".join(self._all))

@@ -1,0 +1,133 @@
+"""Every ruling readable (issue 10, point 1): the ruling box is tall enough for the longest
+sentence the engine produces, in English, Chinese and Korean, at body size at 800x480; a round
+where five Legends move puts each car's space and spot in its row of the race order, shows
+whole sentences only, and the rest on a tap."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from companion import i18n
+from companion.i18n import extract
+from companion.ui.widgets.lookup import find
+from companion.ui.widgets.race_table import spot_text
+from companion.ui.widgets.text_fit import FIT
+
+pytestmark = pytest.mark.ui
+
+CAR_FIELDS = {"car", "other", "current", "driver"}
+
+
+def engine_templates() -> list[str]:
+    """The engine's explanation templates (what the ruling box shows)."""
+    return [msgid for msgid, files in extract.messages().items()
+            if any("companion/engine/" in f.replace("\\", "/") for f in files)]
+
+
+def worst_params(template: str) -> dict[str, str]:
+    """The longest value each field of ``template`` can take, in the current language."""
+    from companion.engine.garage import DESIGNS
+    from companion.engine.modules import EVENTS
+    from companion.ui.views.names import CAR_COLOURS, legend_name, track_title
+    from companion.ui.views.words import PARAM_WORDS, design_name, event_title
+
+    def longest(values) -> str:
+        return max(values, key=lambda v: FIT.width(v, 18))
+
+    names = ["Maximilianus", "歐陽娜娜司馬長風上官婉兒", *(legend_name(c) for c in CAR_COLOURS)]
+    out = {}
+    for _lit, field, _spec, _conv in string.Formatter().parse(template):
+        if not field:
+            continue
+        if field in CAR_FIELDS:
+            out[field] = longest(names)
+        elif field == "spot":
+            out[field] = longest([i18n._("Race Line"), i18n._("outside")])
+        elif field == "event":
+            out[field] = longest([event_title(e) for e in EVENTS])
+        elif field == "design":
+            out[field] = longest([design_name(d) for d in DESIGNS])
+        elif field == "track":
+            out[field] = longest([track_title(t) for t in ("usa", "great-britain",
+                                                            "south-africa", "espana")])
+        elif field == "step":
+            out[field] = longest([i18n._(w) for w in PARAM_WORDS.values()])
+        else:
+            out[field] = "12"
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_the_longest_ruling_fits_the_box_whole(ui, language: str) -> None:
+    from kivy.core.text import Label as CoreLabel
+
+    from companion.ui.demo.table_shots import SIX, start
+
+    app = ui.app
+    start(app, SIX, 0)  # six drivers: the most the panel takes from the box
+    app.set_language(language)
+    ui.pump(3)
+    screen = app.sm.current_screen
+    box = find(screen, "messages")
+    room = screen.RULING_LINES * app.fs
+    assert box.height >= room - 0.5
+    templates = engine_templates()
+    assert len(templates) > 60
+    sentences, smaller = [], []
+    for template in templates:
+        text = i18n._(template).format(**worst_params(template))
+        size = app.fs
+        if FIT.lines(text, size, box.width) * FIT.line_height(size) > room:
+            size = app.fs_small  # the box's step down: still whole
+            smaller.append(text)
+        height = FIT.lines(text, size, box.width) * FIT.line_height(size)
+        assert height <= room, (language, text)
+        sentences.append((height, size, text))
+    # Only the longest few (a 12-character Chinese name in a Korean spin-out, the refusal that
+    # explains unpaid cards) need it.
+    assert len(smaller) <= len(templates) // 20, smaller
+    # Kivy's own wrapping of the longest ones agrees.
+    for _height, size, text in sorted(sentences, reverse=True)[:5]:
+        label = CoreLabel(text=text, font_size=size, text_size=(box.width, None))
+        label.refresh()
+        assert label.texture.size[1] <= room, (language, text, label.texture.size)
+    app.set_language("en")
+
+
+def test_five_legends_every_car_to_place_is_in_its_row(ui) -> None:
+    from companion.ui.demo.table_shots import start
+
+    app = ui.app
+    start(app, ("Maximilianus",), 5)
+    ui.pump(2)
+    for _ in range(60):
+        legends = [r for r in app.controller.rulings if r.car and r.car != "red"]
+        if len(legends) >= 5:
+            break
+        ui.player.step()
+    ui.pump(3)
+    controller = app.controller
+    state = controller.state
+    screen = app.sm.current_screen
+    moved = controller.moved
+    assert len([c for c in moved if state.car(c).legend]) >= 3
+    for row in controller.view().order:
+        cell = find(screen, f"space {row.car}")
+        assert cell.text == spot_text(row)
+        car = state.car(row.car)
+        if car.on_track:
+            assert cell.text.split()[0] == str(state.track.space_of(car.distance))
+        assert cell.lit == (row.car in moved and car.on_track)
+    box = find(screen, "messages")
+    assert box.texture_size[1] <= box.height + 1  # nothing cut, nothing to scroll
+    every = controller.messages
+    shown = box.shown
+    assert shown and all(text in every for text in shown)  # whole sentences only
+    if len(shown) < len(every):  # the rest is a tap away
+        box.dispatch("on_release")
+        overlay = box._overlay
+        assert overlay is not None and overlay.parent is not None
+        assert all(i18n._(t) in overlay.text or t in overlay.text for t in every)
+        overlay.close()

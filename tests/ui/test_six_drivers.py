@@ -1,0 +1,100 @@
+"""Six drivers fit (issue 10, point 3): at 800x480, in en, zh_TW and ko, every seat's gear
+buttons are on screen at once (no scrolling), at least 48 px each way and apart, every name
+whole (the font shrinks rather than the name being cut), in the gear panel and in the race
+order; Legends are named by their colour beside a square swatch."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.ui.demo.table_shots import SIX, start
+from companion.ui.widgets.lookup import find
+
+pytestmark = pytest.mark.ui
+
+LONG_CJK = ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈공명", "Maximilianus",
+            "Bartholomew", "Konstantinos", "Wilhelmina")
+"""Twelve letters each, Chinese and Korean too."""
+
+
+def _window_box(widget) -> tuple[float, float, float, float]:
+    left, bottom = widget.to_window(widget.x, widget.y)
+    return left, bottom, left + widget.width, bottom + widget.height
+
+
+def _whole(label) -> bool:
+    """The label's text is drawn whole inside it (not cut, not shortened)."""
+    width, height = label.texture_size
+    return (not label.shorten and width <= label.width + 1 and height <= label.height + 1
+            and label.text)
+
+
+def _check_gears(app, names) -> None:
+    screen = app.sm.current_screen
+    view = app.controller.view()
+    assert view.mode == "gears" and len(view.gear_rows) == 6
+    panel, box = screen.ids.panel, screen.ids.panel_box
+    assert box.height >= panel.height - 0.5, "the gear panel needs scrolling"
+    boxes = []
+    for row in view.gear_rows:
+        for gear in (1, 2, 3, 4):
+            button = find(screen, f"gear {row.car} {gear}")
+            left, bottom, right, top = _window_box(button)
+            assert left >= 0 and bottom >= 0 and right <= 800 and top <= 480, button.test_name
+            assert button.width >= 48 - 0.5 and button.height >= 48 - 0.5, button.test_name
+            boxes.append((left, bottom, right, top))
+        name = find(screen, f"driver {row.car}")
+        assert name.text == row.name and row.name in names
+        assert _whole(name), (name.text, name.texture_size, name.size)
+        assert name.font_size >= 12
+    for i, a in enumerate(boxes):  # no two buttons overlap
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 \
+                or b[3] <= a[1] + 0.5
+
+
+def _check_table(app) -> None:
+    screen = app.sm.current_screen
+    for row in app.controller.view().order:
+        line = find(screen, f"order {row.car}")
+        left, bottom, right, top = _window_box(line)
+        assert left >= 0 and bottom >= 0 and right <= 800 + 0.5 and top <= 480 + 0.5
+        name = find(screen, f"order name {row.car}")
+        assert _whole(name), (name.text, name.texture_size, name.size)
+        assert name.font_size >= 11
+        for column in ("space", "lap", "gear", "heat", "stress"):
+            cell = find(screen, f"{column} {row.car}")
+            assert cell.texture_size[0] <= cell.width + 1, (column, cell.text)
+
+
+@pytest.mark.parametrize("names", [SIX, LONG_CJK], ids=["six", "twelve-letters"])
+def test_six_drivers_fit_in_every_language(ui, names) -> None:
+    app = ui.app
+    start(app, names, 0)
+    for language in ("en", "zh_TW", "ko"):
+        app.set_language(language)
+        ui.pump(3)
+        _check_gears(app, names)
+        _check_table(app)
+    app.set_language("en")
+
+
+def test_legends_are_named_by_their_colour(ui) -> None:
+    from companion.ui.views.names import colour_name
+
+    app = ui.app
+    start(app, ("Maximilianus",), 5)
+    for language in ("en", "ko"):
+        app.set_language(language)
+        ui.pump(3)
+        screen = app.sm.current_screen
+        legends = [r for r in app.controller.view().order if r.legend]
+        assert len(legends) == 5
+        for row in legends:
+            name = find(screen, f"order name {row.car}")
+            assert name.text == colour_name(row.car)
+            assert _whole(name)
+            swatch = find(screen, f"order {row.car}").children[-1].children[0]
+            assert swatch.shape == "square"
+        _check_table(app)
+    app.set_language("en")

@@ -1,0 +1,69 @@
+"""Undo says what (issue 10, point 6): which input of whose was undone and where the cars it
+moved go back to (their rows lit), in the player's language; after Continue, the last ruling is
+shown again."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.ui.widgets.lookup import find
+
+pytestmark = pytest.mark.ui
+
+
+def _until_a_car_moved(ui) -> None:
+    app = ui.app
+    for _ in range(80):
+        name = ui.player.step()
+        state = app.controller.state
+        if name == "react end" and any(state.car(c).legend for c in app.controller.moved):
+            return  # the End turn moved the Legends after the car
+    raise AssertionError("no End turn")
+
+
+def test_undo_says_whose_input_and_where_the_cars_go_back(ui) -> None:
+    from companion.ui.demo.table_shots import start
+
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomew"), 2)
+    ui.pump(2)
+    _until_a_car_moved(ui)
+    ui.player.press("undo")
+    screen = app.sm.current_screen
+    box = find(screen, "messages")
+    shown = box.shown
+    assert shown[0].startswith("Undone: the end of ")
+    assert shown[0].endswith("'s turn.")
+    back = [line for line in shown if " back to space " in line]
+    assert back, shown
+    assert app.controller.moved
+    for car in app.controller.moved:
+        row = next(r for r in app.controller.view().order if r.car == car)
+        assert find(screen, f"space {car}").lit
+        assert any(line.startswith(f"{row.name} back to space {row.space}, ") for line in back)
+    from companion import i18n
+
+    app.set_language("ko")
+    ui.pump(2)
+    undone = i18n._("Undone: {what}.").split("{what}")[0]
+    assert undone != "Undone: " and box.shown[0].startswith(undone)
+    app.set_language("en")
+
+
+def test_continue_shows_the_last_ruling_again(ui) -> None:
+    from companion.ui.demo.table_shots import start
+
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomew"), 2)
+    ui.pump(2)
+    _until_a_car_moved(ui)
+    shown = find(app.sm.current_screen, "messages").shown
+    moved = app.controller.moved
+    app = ui.restart()  # the power is cut; the app starts again on the same data
+    ui.player.press("continue")
+    assert app.sm.current == "race"
+    ui.pump(2)
+    assert find(app.sm.current_screen, "messages").shown == shown
+    assert app.controller.moved == moved
+    for car in moved:
+        assert find(app.sm.current_screen, f"space {car}").lit
