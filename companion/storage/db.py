@@ -155,8 +155,9 @@ class EventLog:
 
     def _fault(self, error: sqlite3.Error | UnicodeDecodeError) -> StorageError:
         """The StorageError for an sqlite3 error on this log, naming the app that holds the log
-        when it is locked and that app said who it is (:mod:`.lock`)."""
-        owner = lock.holder(self.path) if is_busy(error) else None
+        when it is locked and that app said who it is (:mod:`.lock`); never this process itself,
+        whose own claim does not make a lock held by some other program "another copy"."""
+        owner = lock.other_holder(self.path) if is_busy(error) else None
         return from_sqlite(error, self.path,
                            holder=(owner.pid, owner.host) if owner is not None else None)
 
@@ -201,6 +202,15 @@ class EventLog:
         return db
 
     def _configure(self) -> None:
+        # The version and tables are read before anything is written: a log from a newer app,
+        # or a database that is not a race log, must be left exactly as it is (switching it to
+        # WAL would change its header).
+        version = self._patiently(
+            lambda: self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > NEWEST_SCHEMA_VERSION:
+            raise NewerLogError(path=self.path, version=version, newest=NEWEST_SCHEMA_VERSION)
+        if version == 0 and self._patiently(self._tables):
+            raise NotARaceLogError(path=self.path, detail="it has tables but no schema version")
         mode = self._patiently(
             lambda: self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0])
         if str(mode).lower() != "wal":
@@ -211,14 +221,13 @@ class EventLog:
             self._db.execute("PRAGMA foreign_keys=ON")
         except (sqlite3.Error, UnicodeDecodeError) as error:
             raise self._fault(error) from error
-        version = self._patiently(
-            lambda: self._db.execute("PRAGMA user_version").fetchone()[0])
-        if version > NEWEST_SCHEMA_VERSION:
-            raise NewerLogError(path=self.path, version=version, newest=NEWEST_SCHEMA_VERSION)
         if version == NEWEST_SCHEMA_VERSION:
             return  # no write lock needed: a writer busy elsewhere does not stop an opening
         with self.transaction():
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > NEWEST_SCHEMA_VERSION:  # a newer app migrated it meanwhile
+                raise NewerLogError(path=self.path, version=version,
+                                    newest=NEWEST_SCHEMA_VERSION)
             if version == 0 and self._tables():
                 raise NotARaceLogError(path=self.path,
                                        detail="it has tables but no schema version")

@@ -44,6 +44,15 @@ class Holder:
     """When it took the log (ISO 8601, local time)."""
 
 
+def other_holder(log_path: str | os.PathLike[str]) -> Holder | None:
+    """The holder of the log when it is another process: when this very process holds the
+    claim, a lock on the log belongs to some other program, which the claim cannot name."""
+    found = holder(log_path)
+    if found is None or (found.pid == os.getpid() and found.host == socket.gethostname()):
+        return None
+    return found
+
+
 def lock_path(log_path: str | os.PathLike[str]) -> Path:
     path = Path(log_path)
     return path.with_name(path.name + SUFFIX)

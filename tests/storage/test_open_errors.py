@@ -126,8 +126,34 @@ def test_a_locked_log_says_locked(log_path: Path, setup: RaceSetup) -> None:
 
 
 def test_a_locked_log_names_the_app_that_holds_it(log_path: Path, setup: RaceSetup) -> None:
-    """When the app holding the log claimed it (:mod:`companion.storage.lock`), "database is
-    locked" names its process and host."""
+    """When another copy of the app claimed the log (:mod:`companion.storage.lock`), "database
+    is locked" names its process and host."""
+    with RaceLog(log_path) as log:
+        log.new_race(setup, race_id="r1")
+    child = subprocess.Popen([sys.executable, "-c", _HOLD, str(log_path)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None and child.stdin is not None
+    other = _write_lock_held_elsewhere(log_path)
+    try:
+        pid = int(child.stdout.readline())
+        stuck = EventLog(log_path, timeout=0.1)
+        with pytest.raises(LogLockedError) as info, stuck.transaction():
+            pass
+        stuck.close()
+    finally:
+        other.close()
+        child.kill()
+        child.wait(timeout=30)
+    _kind(info, StorageKind.LOCKED, log_path)
+    assert info.value.params == {"pid": pid, "host": socket.gethostname()}
+    assert info.value.reason == (f"The race log is in use by another copy of heat-companion "
+                                 f"(process {pid} on {socket.gethostname()}).")
+
+
+def test_a_lock_held_while_this_app_holds_the_claim_is_another_program(
+        log_path: Path, setup: RaceSetup) -> None:
+    """This process holds the claim and some other program holds SQLite's lock: the error
+    must not call this very process "another copy of heat-companion"."""
     with RaceLog(log_path) as log:
         log.new_race(setup, race_id="r1")
     other = _write_lock_held_elsewhere(log_path)
@@ -139,10 +165,9 @@ def test_a_locked_log_names_the_app_that_holds_it(log_path: Path, setup: RaceSet
             stuck.close()
     finally:
         other.close()
-    _kind(info, StorageKind.LOCKED, log_path)
-    assert info.value.params == {"pid": os.getpid(), "host": socket.gethostname()}
-    assert info.value.reason == (f"The race log is in use by another copy of heat-companion "
-                                 f"(process {os.getpid()} on {socket.gethostname()}).")
+    text = _kind(info, StorageKind.LOCKED, log_path)
+    assert "pid" not in info.value.params
+    assert "locked by another program" in text and str(os.getpid()) not in text
 
 
 _HOLD = """
@@ -236,6 +261,22 @@ def test_a_newer_log(log_path: Path, setup: RaceSetup) -> None:
             RaceLog(log_path, read_only=read_only)
         _kind(info, StorageKind.NEWER_LOG, log_path)
         assert info.value.params == {"version": 9, "newest": NEWEST_SCHEMA_VERSION}
+
+
+def test_a_newer_or_foreign_log_is_left_exactly_as_it_is(tmp_path: Path) -> None:
+    """A log from a newer app, or an SQLite database of some other program, in the rollback
+    journal mode: refusing it must not change a byte (not even switch it to WAL)."""
+    for name, version, table in (("newer.sqlite3", 9, "races"), ("other.sqlite3", 0, "notes")):
+        path = tmp_path / name
+        with sqlite3.connect(path) as db:
+            db.execute(f"CREATE TABLE {table} (x)")
+            db.execute(f"PRAGMA user_version = {version}")
+        db.close()
+        before = path.read_bytes()
+        with pytest.raises((NewerLogError, NotARaceLogError)):
+            RaceLog(path)
+        assert path.read_bytes() == before, name
+        assert not path.with_name(name + "-wal").exists()
 
 
 def test_no_log_when_reading(tmp_path: Path) -> None:
