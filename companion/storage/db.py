@@ -205,11 +205,10 @@ class EventLog:
         # The version and tables are read before anything is written: a log from a newer app,
         # or a database that is not a race log, must be left exactly as it is (switching it to
         # WAL would change its header).
-        version = self._patiently(
-            lambda: self._db.execute("PRAGMA user_version").fetchone()[0])
+        version, tables = self._patiently(self._header)
         if version > NEWEST_SCHEMA_VERSION:
             raise NewerLogError(path=self.path, version=version, newest=NEWEST_SCHEMA_VERSION)
-        if version == 0 and self._patiently(self._tables):
+        if version == 0 and tables:
             raise NotARaceLogError(path=self.path, detail="it has tables but no schema version")
         mode = self._patiently(
             lambda: self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0])
@@ -232,6 +231,21 @@ class EventLog:
                 raise NotARaceLogError(path=self.path,
                                        detail="it has tables but no schema version")
             schema.migrate(self._db)
+
+    def _header(self) -> tuple[int, list[str]]:
+        """The schema version and the tables, read in one read transaction: read apart, another
+        process creating the log could commit in between, and a log caught between "version 0"
+        and "it has tables" would be taken for another program's database."""
+        self._db.execute("BEGIN")
+        try:
+            version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+            tables = self._tables()
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+        return version, tables
 
     def _tables(self) -> list[str]:
         return [str(name) for (name,) in self._db.execute(
