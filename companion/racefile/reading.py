@@ -30,7 +30,7 @@ _TOP_KEYS_2 = _TOP_KEYS | {"modules"}
 _CAR_KEYS = {"id", "name", "legend", "handicap"}
 _CAR_KEYS_2 = _CAR_KEYS | {"mechanics", "upgrades", "sponsor_cards"}
 _LEGEND_KEYS = {"cards", "bonus"}
-_LEGEND_KEYS_2 = _LEGEND_KEYS | {"aggressive"}
+_LEGEND_KEYS_2 = _LEGEND_KEYS | {"aggressive", "deck"}
 _INPUT_KEYS = {"gear", "cards", "stress", "clogged", "adrenaline", "cooldown", "boost",
                "slipstream"}
 _INPUT_KEYS_2 = _INPUT_KEYS | {"unpaid", "direct", "accelerate", "slipstream_extra",
@@ -75,6 +75,10 @@ class RaceFileError(ValueError):
 class RaceFile:
     setup: RaceSetup
     rounds: tuple[Mapping[str, Mapping[str, Any]], ...]
+    legend_draws: tuple[int, ...] = ()
+    """With ``legends.deck: "physical"`` (heat-race/2): the cards the table drew from its own
+    Legends deck, entered one by one whenever the engine waits for one (the setup's own list
+    is then empty: nothing is drawn by the seed)."""
 
 
 def _is_int(value: object) -> bool:
@@ -163,6 +167,9 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
         raise RaceFileError("legends.cards: must be a list of Legends cards 1-10")
     if not _is_int(bonus) or bonus < 0:
         raise RaceFileError("legends.bonus: must be a whole number of at least 0")
+    deck = legend_doc.get("deck", "virtual")
+    if deck not in ("virtual", "physical"):
+        raise RaceFileError('legends.deck: must be "virtual" or "physical"')
     rounds_raw = doc["rounds"]
     if not isinstance(rounds_raw, list):
         raise RaceFileError("rounds: must be a list")
@@ -183,9 +190,12 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
         raise RaceFileError(str(error)) from error
     setup = RaceSetup(
         modules=modules,
-        track=track, cars=tuple(cars), laps=laps, seed=seed, legend_cards=tuple(cards),
+        track=track, cars=tuple(cars), laps=laps, seed=seed,
+        legend_cards=() if deck == "physical" else tuple(cards),
         legend_bonus=bonus, aggressive_legends=aggressive,
+        physical_legends_deck=deck == "physical",
     )
-    return RaceFile(setup=setup, rounds=tuple(rounds))
+    draws = tuple(cards) if deck == "physical" else ()
+    return RaceFile(setup=setup, rounds=tuple(rounds), legend_draws=draws)
 
 

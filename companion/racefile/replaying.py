@@ -16,6 +16,7 @@ from ..engine import (
     Cooldown,
     DraftMove,
     EndTurn,
+    LegendCard,
     PayHeat,
     Phase,
     RaceState,
@@ -140,8 +141,24 @@ def _step(state: RaceState, action: Action, r: int, car: str | None) -> RaceStat
     return result.state
 
 
-def play_round(state: RaceState, round_doc: Mapping[str, Mapping[str, Any]], r: int) -> RaceState:
-    """Replay one round of a race file; raises :class:`RaceFileError` on the first bad input."""
+def _legends_cards(state: RaceState, draws: Iterator[int] | None, r: int) -> RaceState:
+    """Enter the table's next Legends card while the engine waits for one (a physical deck,
+    ``legends.deck: "physical"``, docs/race-file-v2.md)."""
+    while state.awaiting_legend_card:
+        card = next(draws, None) if draws is not None else None
+        if card is None:
+            raise _say(r, None, "legends.cards: no Legends card left for the table to draw "
+                                "(the deck is physical)")
+        state = _step(state, LegendCard(card), r, None)
+    return state
+
+
+def play_round(
+    state: RaceState, round_doc: Mapping[str, Mapping[str, Any]], r: int,
+    draws: Iterator[int] | None = None,
+) -> RaceState:
+    """Replay one round of a race file; raises :class:`RaceFileError` on the first bad input.
+    ``draws`` are the table's Legends cards when its deck is physical."""
     if state.phase is Phase.OVER:
         raise _say(r, None, "the race is over: every car has finished")
     for car_id in round_doc:
@@ -157,9 +174,15 @@ def play_round(state: RaceState, round_doc: Mapping[str, Mapping[str, Any]], r: 
     for car_id in state.order:
         if not state.car(car_id).legend and car_id not in round_doc:
             raise _say(r, car_id, "no inputs for this car (every human car still racing plays)")
+    # A tournament round begun by Legends waits for the physical deck's card first.
+    state = _legends_cards(state, draws, r)
+    if state.round >= r:
+        return state
     if all(state.car(c).legend for c in state.order):
         # No human car still racing: the round is `{}` and the Legends play it by themselves.
-        return _step(state, RunRound(), r, None)
+        if state.phase is Phase.PLANNING:
+            state = _step(state, RunRound(), r, None)
+        return _legends_cards(state, draws, r)
     tournament = state.modules.tournament
     if not tournament:
         # Steps 1-2, simultaneous: every human picks a gear (or is clogged).
@@ -170,6 +193,9 @@ def play_round(state: RaceState, round_doc: Mapping[str, Mapping[str, Any]], r: 
     # Steps 3-9, car by car in race order; Legends and clogged cars play themselves. In the
     # tournament variant each gear is revealed with the cards, at the car's turn.
     while state.phase is Phase.TURNS and state.round < r:
+        if state.awaiting_legend_card:
+            state = _legends_cards(state, draws, r)
+            continue
         current = state.current_car
         assert current is not None and state.turn is not None
         inputs = round_doc[current]
@@ -207,8 +233,9 @@ def replay(race: RaceFile) -> Iterator[RaceState]:
         state = start_race(race.setup).state
     except SetupError as error:
         raise RaceFileError(f"cars: {error}") from error
+    draws = iter(race.legend_draws)
     for r, round_doc in enumerate(race.rounds, start=1):
-        state = play_round(state, round_doc, r)
+        state = play_round(state, round_doc, r, draws)
         yield state
 
 

@@ -141,6 +141,11 @@ def export_parts(
         doc["legends"] = {"cards": list(drawn), "bonus": setup.legend_bonus}
         if not setup.aggressive_legends:
             doc["legends"]["aggressive"] = False
+        if setup.physical_legends_deck and setup.modules.tournament:
+            # A tournament round may begin with Legends: the table's physical deck then waits
+            # for its card at the round's end, where a seeded deck would draw one by itself.
+            # Said so, the replay waits too (docs/race-file-v2.md legends.deck).
+            doc["legends"]["deck"] = "physical"
     doc["rounds"] = rounds
     rest = Unfinished(len(rounds) + 1, pending, current) if pending else None
     return doc, rest

@@ -24,6 +24,7 @@ from companion.engine import (
     Action,
     CarEntry,
     ChooseGear,
+    Phase,
     RaceSetup,
     RaceState,
     Rejection,
@@ -36,6 +37,7 @@ from companion.engine import (
     validate,
 )
 from companion.engine.conditions import plain_slipstream_spaces
+from companion.engine.modules import RaceModules
 from companion.engine.payment import unpaid_problem
 from companion.racesim import RandomDriver, run_race
 
@@ -239,3 +241,37 @@ def test_clogged_on_a_flooded_space_counts_only_reachable_gears() -> None:
     assert validate(state, ChooseGear("red", 2)) is not None  # 2 gears down: 2 Heat
     assert validate(state, ChooseGear("red", 3)) is None
     assert validate(state, ChooseGear("red", 3, clogged=True)) is None
+
+
+def test_tournament_with_a_physical_deck_exports_exactly_at_every_round() -> None:
+    """docs/race-file-v2.md ``legends.deck``: in the tournament variant a round may begin with
+    Legends, and a physical deck then waits for the table's card at the end of the round before,
+    where a seeded deck would draw one by itself. The export of the race stopped after any
+    round must replay to the state the table had then, with no card drawn by the seed."""
+    setup = RaceSetup(
+        track=tracks.load_track("usa"), laps=1, seed=5,
+        cars=(CarEntry("black", legend=True), CarEntry("green", legend=True),
+              CarEntry("red", name="Ana"), CarEntry("blue", name="Bo")),
+        modules=RaceModules(tournament=True), physical_legends_deck=True,
+    )
+    run = run_race(setup, seed=11)
+    led_by_a_legend = [s for s in run.round_states
+                       if s.phase is not Phase.OVER and s.awaiting_legend_card]
+    assert led_by_a_legend, "no round of this race begins with a Legend: choose another seed"
+    for stop in range(1, len(run.round_states) + 1):
+        actions = run.actions[:_actions_until_round(run, stop)]
+        doc = racefile.export(setup, actions)
+        assert doc["format"] == "heat-race/2" and doc["legends"]["deck"] == "physical"
+        replayed = list(racefile.replay(racefile.parse(doc)))
+        assert len(replayed) == stop
+        assert [racefile.state_document(s) for s in replayed] == [
+            racefile.state_document(s) for s in run.round_states[:stop]]
+        assert replayed[-1].awaiting_legend_card == run.round_states[stop - 1].awaiting_legend_card
+
+
+def _actions_until_round(run: Any, rounds: int) -> int:
+    """How many of the run's actions it took to complete ``rounds`` rounds."""
+    for count, state in enumerate(run.states):
+        if state.round >= rounds:
+            return count
+    raise AssertionError(f"the run never completed round {rounds}")
