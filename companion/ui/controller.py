@@ -121,6 +121,8 @@ class RaceController:
         self._moved: frozenset[str] = frozenset()
         self._error: Callable[[], str] | None = None
         self._entry = Entry()
+        self.revision = 0
+        """Counts the changes to the race: every input recorded, every undo and redo."""
         self._resume_ruling()
 
     # --- state ---------------------------------------------------------------------------
@@ -161,6 +163,7 @@ class RaceController:
             else:
                 self._error = lambda: render(reason, before)
         else:
+            self.revision += 1
             self._error = None
             self._entry.clear()
             lines = self._sentences(before, action, result.outcomes)
@@ -438,6 +441,7 @@ class RaceController:
                 if not taken:
                     return False
                 break  # what was undone stays said below; the rest on Retry
+            self.revision += 1
             if action is not None:
                 taken.append(action)
         if not taken:
@@ -477,6 +481,7 @@ class RaceController:
                 if not brought:
                     return False
                 break
+            self.revision += 1
             action = self._last_action()
             if action is not None:
                 brought.append(action)
@@ -502,7 +507,8 @@ class RaceController:
         rulings = self.rulings
         return race_view(self.state, self._entry, messages=tuple(r.text for r in rulings),
                          error=self.error, can_undo=self.session.can_undo,
-                         can_redo=self.session.can_redo, rulings=rulings, moved=self._moved)
+                         can_redo=self.session.can_redo, rulings=rulings, moved=self._moved,
+                         revision=self.revision)
 
     def react_buttons(self) -> tuple[ReactButton, ...]:
         """Only what the current car is entitled to now (asked of ``validate``)."""

@@ -234,3 +234,140 @@ def test_a_draft_pick_does_not_pick_for_the_next_driver(ui, frames: int) -> None
     fingers.tap(x, y, T0 + 1.5)
     ui.pump(2)
     assert dict(flow.cards()) != picked  # a deliberate pick is taken
+
+
+# --- Undo and Redo -----------------------------------------------------------------------------
+
+
+def _recorded_inputs(ui, count: int) -> list[object]:
+    """The race's state before and after each of ``count`` inputs (the scripted table's)."""
+    states = [ui.app.controller.state]
+    while len(states) <= count:
+        before = ui.app.controller.state
+        ui.player.step()
+        if ui.app.controller.state != before:
+            states.append(ui.app.controller.state)
+    return states
+
+
+def _double_tap_history(ui, name: str, frames: int, expected: list[object]) -> None:
+    """A double tap on ``name`` (Undo or Redo) ``frames`` frames apart (0: its second touch
+    goes down before any frame shows the first one's effect) takes one step, to
+    ``expected[0]``; a deliberate tap a moment later takes a second, to ``expected[1]``."""
+    app = ui.app
+    fingers = Fingers(ui)
+    x, y = fingers.centre(name)
+    fingers.tap(x, y, T0)
+    if frames:
+        ui.pump(frames)
+    fingers.tap(x, y + 6, T0 + max(frames, 0.5) * FRAME)  # a finger lands twice a little apart
+    ui.pump(2)
+    assert app.controller.state == expected[0], f"a double tap on {name!r} took two steps"
+    fingers.tap(x, y, T0 + 1.5)
+    ui.pump(2)
+    assert app.controller.state == expected[1], f"a deliberate {name!r} did nothing"
+
+
+@pytest.mark.parametrize("frames", [0, 1, 2])
+def test_a_double_tap_on_undo_undoes_one_input(ui, frames: int) -> None:
+    _start(ui)
+    states = _recorded_inputs(ui, 3)
+    _double_tap_history(ui, "undo", frames, [states[2], states[1]])
+
+
+@pytest.mark.parametrize("frames", [0, 1, 2])
+def test_a_double_tap_on_redo_redoes_one_input(ui, frames: int) -> None:
+    _start(ui)
+    states = _recorded_inputs(ui, 3)
+    for _ in range(3):
+        ui.player.press("undo")
+    assert ui.app.controller.state == states[0]
+    _double_tap_history(ui, "redo", frames, [states[1], states[2]])
+
+
+def test_undo_then_a_quick_redo_beside_it_both_act(ui) -> None:
+    """Undo and Redo side by side: a quick tap on the other one is not the first one's double
+    tap (it lands a button away), it is a decision."""
+    app = ui.app
+    _start(ui)
+    states = _recorded_inputs(ui, 2)
+    fingers = Fingers(ui)
+    fingers.tap(*fingers.centre("undo"), T0)
+    ui.pump(1)
+    assert app.controller.state == states[1]
+    fingers.tap(*fingers.centre("redo"), T0 + 0.2)
+    ui.pump(2)
+    assert app.controller.state == states[2]
+
+
+# --- screens and pages -------------------------------------------------------------------------
+
+
+def _page(app) -> tuple[object, ...]:
+    screen = app.sm.current_screen
+    return (app.sm.current, getattr(screen, "page", None))
+
+
+def _any_button_near(app, x: float, y: float):
+    """An enabled button of the screen on show under a finger landing near (x, y)."""
+    from companion.ui.widgets.basic import Btn
+
+    for radius in (0, 8, 16, 24, 32):
+        for dx, dy in ((0, 0), (radius, 0), (-radius, 0), (0, radius), (0, -radius)):
+            for widget in walk(app.sm.current_screen):
+                if (isinstance(widget, Btn) and not widget.disabled and widget.opacity > 0
+                        and widget.get_root_window() is not None
+                        and widget.collide_point(*widget.to_widget(x + dx, y + dy))):
+                    return x + dx, y + dy, widget
+    raise AssertionError("no button of the new screen under the finger")
+
+
+def _double_tap_changes_page(ui, name: str, frames: int, low: bool = False) -> None:
+    """Tap ``name`` (``low``: near its bottom edge): another screen or page comes up; the
+    second touch of the double tap, ``frames`` frames later on the button now in that place,
+    presses nothing; a deliberate tap there a moment later does."""
+    app = ui.app
+    fingers = Fingers(ui)
+    x, y = fingers.centre(name)
+    if low:
+        widget = find(app.sm.current_screen, name)
+        y = widget.to_window(widget.x, widget.y + widget.height * 0.06)[1]
+    at = T0
+    before = _page(app)
+    fingers.tap(x, y, at)
+    ui.pump(frames)
+    shown = _page(app)
+    assert shown != before, f"{name!r} changed neither screen nor page"
+    x, y, target = _any_button_near(app, x, y)
+    released: list[bool] = []
+    target.bind(on_release=lambda *_a: released.append(True))
+    fingers.tap(x, y, at + frames * FRAME)
+    ui.pump(2)
+    assert not released and _page(app) == shown, (
+        f"the second tap on {name!r} pressed {target.test_name!r} of the new page")
+    fingers.tap(x, y, at + 1.5)
+    ui.pump(2)
+    assert released, f"a deliberate tap on {target.test_name!r} did nothing"
+
+
+@pytest.mark.parametrize("frames", [1, 2])
+def test_more_options_and_back_to_the_setup(ui, frames: int) -> None:
+    """More options and Race setup are the same button: a double tap on it went there and
+    back."""
+    ui.player.press("new race")
+    _double_tap_changes_page(ui, "more options", frames)
+
+
+@pytest.mark.parametrize("frames", [1, 2])
+def test_new_race_while_one_is_unfinished(ui, frames: int) -> None:
+    """New race asks first (a race is unfinished): the double tap's second touch does not
+    answer the question."""
+    _start(ui)
+    ui.player.press("menu")
+    _double_tap_changes_page(ui, "new race", frames, low=True)
+
+
+@pytest.mark.parametrize("frames", [1, 2])
+def test_new_race_then_back(ui, frames: int) -> None:
+    ui.player.press("new race")
+    _double_tap_changes_page(ui, "back", frames)  # back to the start screen

@@ -34,6 +34,7 @@ from companion import i18n  # noqa: E402
 from companion.storage import paths as storage_paths  # noqa: E402
 from companion.storage.errors import StorageError  # noqa: E402
 
+from ..widgets.touch_gate import LEDGER, screen_changed  # noqa: E402
 from ..widgets.translation import tr  # noqa: E402
 from .data import DataMixin  # noqa: E402
 from .settings import SettingsMixin, register_font  # noqa: E402
@@ -107,6 +108,8 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
         self._load_kv(COMMON_KV)
         self._route_faults()
         self.sm = ScreenManager(transition=NoTransition())
+        LEDGER.install(Window)  # every touch numbered before a widget sees it
+        self.sm.bind(current=lambda *_args: screen_changed())
         self.show("start")
         return self.sm
 

@@ -24,6 +24,7 @@ from ..views.race_form import RaceForm, legends_words, options_summary
 from ..widgets.basic import Btn, Swatch, ToneLabel
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
+from ..widgets.touch_gate import screen_changed
 from .base import BaseScreen
 
 PAGES = ("setup", "options", "notes")
@@ -83,6 +84,7 @@ class NewRaceScreen(BaseScreen):
         if list(holder.children) != [shown]:
             holder.clear_widgets()
             holder.add_widget(shown)
+            screen_changed()  # a touch on the page before does not act on this one
         if isinstance(shown, BoxLayout):
             return
         shown.scroll_y = 1

@@ -24,6 +24,7 @@ from ..views.words import event_line, event_title
 from ..widgets.basic import Btn, Swatch, ToneLabel
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
+from ..widgets.touch_gate import screen_changed
 from .base import BaseScreen
 
 PAGES = ("setup", "races")
@@ -66,6 +67,7 @@ class NewSeasonScreen(BaseScreen):
         if list(holder.children) != [shown]:
             holder.clear_widgets()
             holder.add_widget(shown)
+            screen_changed()  # a touch on the page before does not act on this one
 
     def back(self) -> None:
         if self.page != "setup":

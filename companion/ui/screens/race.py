@@ -22,6 +22,7 @@ from ..widgets.basic import explain
 from ..widgets.race_panel import RacePanel  # noqa: F401 - used by race.kv
 from ..widgets.race_table import RaceTable  # noqa: F401 - used by race.kv
 from ..widgets.ruling_box import RulingBox  # noqa: F401 - used by race.kv
+from ..widgets.touch_gate import PromptGate
 from ..widgets.track_map import TrackMap  # noqa: F401 - used by race.kv
 from .base import BaseScreen
 
@@ -39,6 +40,14 @@ class RaceScreen(BaseScreen):
         self.ids.order.on_row = self.explain_row
         self.ids.order.on_header = self.explain_columns
         self._view: RaceView | None = None
+        from kivy.core.window import Window
+
+        self.history_gate = PromptGate(window=Window)
+        """Undo and Redo act on the race as shown: the second tap of a quick double tap on
+        Undo began before the first undo was shown, and takes back nothing more
+        (:attr:`~companion.ui.views.race_view.RaceView.position_id`)."""
+        self.ids.undo.gate = self.history_gate
+        self.ids.redo.gate = self.history_gate
 
     @property
     def controller(self) -> RaceController | None:
@@ -54,6 +63,7 @@ class RaceScreen(BaseScreen):
         ids = self.ids
         ids.status.text = view.status
         ids.prompt.text = view.prompt
+        self.history_gate.show(view.position_id)
         ids.undo.disabled = not view.can_undo
         ids.redo.disabled = not view.can_redo
         ids.map.state = controller.state

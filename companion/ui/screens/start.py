@@ -18,6 +18,7 @@ from companion.i18n import _
 
 from ..views.names import car_name, track_title
 from ..widgets.basic import Btn, ToneLabel
+from ..widgets.touch_gate import screen_changed
 from .base import BaseScreen
 
 PAGES = ("home", "ask", "unfinished")
@@ -49,6 +50,7 @@ class StartScreen(BaseScreen):
         if list(holder.children) != [shown]:
             holder.clear_widgets()
             holder.add_widget(shown)
+            screen_changed()  # a touch on the page before does not act on this one
 
     def on_pre_enter(self, *_args: Any) -> None:
         if self.page != "home":

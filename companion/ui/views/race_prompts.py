@@ -50,8 +50,9 @@ LEGEND_KEYS: tuple[int, ...] = tuple(range(1, 11))
 
 def race_view(state: RaceState, entry: Entry, *, messages: tuple[str, ...], error: str,
               can_undo: bool, can_redo: bool, rulings: tuple[Ruling, ...] = (),
-              moved: Collection[str] = ()) -> RaceView:
+              moved: Collection[str] = (), revision: int = 0) -> RaceView:
     common: dict[str, Any] = {
+        "revision": revision,
         "order": order_rows(state, moved), "messages": messages, "error": error,
         "rulings": rulings or tuple(Ruling(m) for m in messages),
         "can_undo": can_undo, "can_redo": can_redo,

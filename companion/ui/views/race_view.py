@@ -112,15 +112,32 @@ class RaceView:
     tournament: bool = False
     rulings: tuple[Ruling, ...] = ()
     """What the last input did (``messages`` as sentences with their car)."""
+    revision: int = 0
+    """Counts the changes to the race (every input recorded, every undo and redo) since the
+    race was opened on this screen."""
 
     @property
     def prompt_id(self) -> tuple[object, ...]:
         """What identifies the prompt on screen: a touch that began before it changed must not
-        act on it (:mod:`companion.ui.widgets.touch_gate`). One car's card keypad is one
-        prompt whatever it asks next; React changes with the buttons it offers."""
-        family = "cards" if self.mode in KEYPAD_FAMILY else self.mode
+        act on it (:mod:`companion.ui.widgets.touch_gate`).
+
+        Every input the race records is a new prompt (a Legends card entered, the next Legend
+        asks for another; a Next round, the next one), except one driver's gear among the
+        drivers picking theirs: the others' buttons stay what they were. One car's card keypad
+        is one prompt while cards are typed (a quick "2, 2" is two cards), except when it
+        starts asking for the cards the engine cannot pay for: its digits then mean something
+        else. React changes with the buttons it offers."""
+        family = "cards" if self.mode in KEYPAD_FAMILY - {"unpaid"} else self.mode
         react = tuple(b.key for b in self.react) if self.mode == "react" else ()
-        return (family, self.current, self.status, react)
+        revision = None if self.mode == "gears" else self.revision
+        return (family, self.current, self.status, react, revision)
+
+    @property
+    def position_id(self) -> tuple[object, ...]:
+        """What Undo and Redo act on: the prompt and the race's last change (each undo is a
+        change: the quick second tap of a double tap on Undo must not take back a second
+        input)."""
+        return (self.prompt_id, self.revision)
 
     def why(self, key: str) -> str:
         """Why keypad ``key`` is disabled ("" when it is not, or when nobody said)."""

@@ -18,6 +18,8 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from .touch_gate import refused
+
 HINT_S = 4.0
 """How long a hint stays up (a touch anywhere closes it sooner)."""
 
@@ -29,7 +31,8 @@ class Btn(Button):  # type: ignore[misc]
     player's language) in a :class:`Hint` beside it, instead of doing nothing silently.
     ``gate``: a :class:`~companion.ui.widgets.touch_gate.PromptGate`; a touch the gate refuses
     (it began before the prompt this button belongs to appeared) neither presses nor releases
-    the button.
+    the button. Every button also refuses a touch that began before its screen (or the page of
+    its screen) came up (:data:`~companion.ui.widgets.touch_gate.SCREEN_GATE`).
     """
 
     test_name = StringProperty("")
@@ -41,18 +44,18 @@ class Btn(Button):  # type: ignore[misc]
     """What a pooled button does on release (set by its panel)."""
 
     def on_touch_down(self, touch: Any) -> bool:
-        if self.disabled:
-            if self.collide_point(*touch.pos):
-                if self.why_disabled and self.opacity > 0:
-                    explain(self, self.why_disabled, touch)
-                return True
-            return False
-        if self.gate is not None and self.collide_point(*touch.pos) and self.gate.refuses(touch):
+        if not self.collide_point(*touch.pos):
+            return bool(super().on_touch_down(touch)) if not self.disabled else False
+        if refused(touch, self.gate):
             return True  # swallowed: it must not reach what lies under the button either
+        if self.disabled:
+            if self.why_disabled and self.opacity > 0:
+                explain(self, self.why_disabled, touch)
+            return True
         return bool(super().on_touch_down(touch))
 
     def on_touch_up(self, touch: Any) -> bool:
-        if touch.grab_current is self and self.gate is not None and self.gate.refuses(touch):
+        if touch.grab_current is self and refused(touch, self.gate):
             touch.ungrab(self)  # pressed on the prompt before: not a release on this one
             self.state = "normal"
             return True

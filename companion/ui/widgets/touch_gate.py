@@ -11,6 +11,20 @@ here, for every button given a :class:`PromptGate` (the race screen's panel, the
   double tap) belongs to that touch's burst, and a burst that began before the prompt appeared
   is refused as a whole. A deliberate tap on the new prompt, later or elsewhere, acts.
 
+Which gate a control answers to depends on what it acts on:
+
+* the race screen's panel (gears, keypads, React, Next round) answers to the prompt on show
+  (:attr:`~companion.ui.views.race_view.RaceView.prompt_id`: it changes with every input the
+  race records, except while the drivers pick their gears, where one driver's pick does not
+  change another's buttons);
+* Undo and Redo answer to the race itself (:attr:`~companion.ui.views.race_view.RaceView.
+  position_id`): what they take back changes with every input, theirs included, so the quick
+  second tap of a double tap on Undo does not undo a second input; a deliberate second Undo
+  a moment later does;
+* every button answers to :data:`SCREEN_GATE` as well, which changes whenever another screen or
+  another page of a screen comes up (Menu, New race and its question, More options): the second
+  tap of a double tap on Menu never presses what the Start screen has in that place.
+
 Everything is decided by ordering and by the touches' own timestamps (``time_start``), never by
 the clock at the moment of the decision: the tests drive frames and give touches synthetic
 timestamps. The :class:`TouchLedger` numbers every touch as it goes down, at the window, before
@@ -109,3 +123,19 @@ class PromptGate:
         if refused:
             self.refused += 1
         return refused
+
+
+SCREEN_GATE = PromptGate()
+"""Every button's gate besides its own: the screen (or page of a screen) on show."""
+
+
+def screen_changed() -> None:
+    """Another screen, or another page of a screen, is on show now."""
+    SCREEN_GATE.prompt_changed()
+
+
+def refused(touch: Any, gate: PromptGate | None) -> bool:
+    """True when a button with ``gate`` (or none) must not act on ``touch``: it began before
+    the screen on show, or before the prompt of ``gate``, came up."""
+    by_screen = SCREEN_GATE.refuses(touch)
+    return (gate is not None and gate.refuses(touch)) or by_screen
