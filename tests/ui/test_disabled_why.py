@@ -96,3 +96,74 @@ def test_start_race_on_the_draft_says_why(ui) -> None:
     assert hint is not None
     picker = app.draft_flow.name(app.draft_flow.draft.to_pick)
     assert hint.text == f"The draft is not over: {picker} picks next."
+
+
+# --- where the hint goes -----------------------------------------------------------------------
+
+
+def _overlap(a, b) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def test_a_hint_in_a_keypad_goes_past_the_other_keys() -> None:
+    """A 4x2 keypad in the right half of 800x480, the greyed key in its middle: the hint
+    covers no other key, stays in the window, and sits next to the keypad."""
+    from companion.ui.widgets.basic import hint_place
+
+    keys = [(368 + 81 * col, 200 + 52 * row, 368 + 81 * col + 77, 200 + 52 * row + 48)
+            for col in range(4) for row in range(2)]
+    greyed = keys[3]
+    others = [k for k in keys if k != greyed]
+    x, y = hint_place((240, 90), greyed, (800, 480), others)
+    box = (x, y, x + 240, y + 90)
+    assert 0 <= x and 0 <= y and box[2] <= 800 and box[3] <= 480
+    assert all(_overlap(box, k) == 0 for k in others)
+    assert box[1] >= 304 or box[3] <= 200  # just above or below the keypad
+
+
+def _hint_clear_of_buttons(app) -> None:
+    from kivy.core.window import Window
+
+    hint = current_hint()
+    assert hint is not None and hint.parent is not None
+    box = (hint.x, hint.y, hint.right, hint.top)
+    assert box[0] >= 0 and box[1] >= 0 and box[2] <= Window.width and box[3] <= Window.height
+    for widget in walk(app.sm.current_screen):
+        if isinstance(widget, Btn) and not widget.disabled and widget.opacity > 0:
+            left, bottom = widget.to_window(widget.x, widget.y)
+            other = (left, bottom, left + widget.width, bottom + widget.height)
+            assert _overlap(box, other) == 0, f"the hint covers {widget.test_name!r}"
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_hints_cover_no_button_with_six_drivers(ui, language: str) -> None:
+    """Six drivers at 800x480: Redo's hint (beside Undo and Menu, over the gear rows) and a
+    greyed key's (in the middle of the keypad) cover none of the buttons a player taps
+    next."""
+    from companion.ui.demo.table_shots import SIX, start
+
+    app = ui.app
+    start(app, SIX, 0)
+    app.set_language(language)
+    if getattr(app, "toast", None) is not None:
+        app.toast.close()
+    ui.pump(3)
+    screen = app.sm.current_screen
+    cars = [row.car for row in app.controller.view().gear_rows]
+    ui.player.press(f"gear {cars[0]} 1")  # Undo can now be used: Redo cannot
+    redo = find(screen, "redo")
+    assert redo.disabled
+    _tap(redo)
+    ui.pump(2)
+    _hint_clear_of_buttons(app)
+    for car in cars[1:]:
+        ui.player.press(f"gear {car} 1")
+    ui.player.press("key stress")  # gear 1: its one card is a Stress card; now its flip
+    assert app.controller.view().mode == "flip"
+    key = find(screen, "key stress")
+    assert key.disabled
+    _tap(key)
+    ui.pump(2)
+    assert current_hint().text == app.controller.view().why("stress")
+    _hint_clear_of_buttons(app)
+    app.set_language("en")

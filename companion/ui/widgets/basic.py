@@ -100,10 +100,9 @@ class Hint(Label):  # type: ignore[misc]
         self.text_size = (width, None)  # the padding (common.kv) is inside this box
         self.size = (width, self.texture_size[1])
         left, bottom = anchor.to_window(anchor.x, anchor.y)
-        x = min(max(2.0, left + anchor.width / 2 - width / 2), Window.width - width - 2)
-        above = bottom + anchor.height + 4
-        y = above if above + self.height <= Window.height - 2 else bottom - self.height - 4
-        self.pos = (x, max(2.0, y))
+        box = (left, bottom, left + anchor.width, bottom + anchor.height)
+        self.pos = hint_place(self.size, box, (Window.width, Window.height),
+                              buttons_on(Window, self, anchor))
 
     def _any_touch(self, _window: Any, touch: Any) -> None:
         if getattr(touch, "uid", None) != self._opened_by:
@@ -117,6 +116,71 @@ class Hint(Label):  # type: ignore[misc]
         if self.parent is not None:
             Window.unbind(on_touch_down=self._any_touch)
             self.parent.remove_widget(self)
+
+
+Box = tuple[float, float, float, float]
+"""left, bottom, right, top in window pixels."""
+HINT_GAP = 4.0
+"""Between the hint and what it is beside, and the window's edges."""
+
+
+def buttons_on(window: Any, hint: Any, anchor: Any) -> list[Box]:
+    """Where the buttons a player may tap next are: every enabled button on show (not
+    ``anchor``, not under ``hint``)."""
+    boxes: list[Box] = []
+    stack = [w for w in window.children if w is not hint]
+    while stack:
+        widget = stack.pop()
+        if getattr(widget, "opacity", 1) <= 0:
+            continue
+        stack.extend(widget.children)
+        if isinstance(widget, Btn) and not widget.disabled and widget is not anchor and (
+                widget.width > 0 and widget.height > 0):
+            left, bottom = widget.to_window(widget.x, widget.y)
+            boxes.append((left, bottom, left + widget.width, bottom + widget.height))
+    return boxes
+
+
+def _overlap(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def hint_place(size: tuple[float, float], anchor: Box, window: tuple[float, float],
+               buttons: list[Box]) -> tuple[float, float]:
+    """Where a hint of ``size`` goes: inside the window, over none of ``buttons`` (the next tap
+    must reach them; a keypad's other keys, Undo beside a greyed Redo) and not over
+    ``anchor`` where it can, and then as near ``anchor`` as it can (above or below it first,
+    then beside it, then past the buttons around it)."""
+    width, height = size
+    win_w, win_h = window
+    gap = HINT_GAP
+    left, bottom, right, top = anchor
+    xs = [(left + right) / 2 - width / 2, left, right - width, right + gap, left - width - gap]
+    ys = [top + gap, bottom - height - gap, (bottom + top) / 2 - height / 2]
+    for b in buttons:
+        xs += [b[2] + gap, b[0] - width - gap]
+        ys += [b[3] + gap, b[1] - height - gap]
+
+    def inside(value: float, length: float, room: float) -> float:
+        return min(max(gap, value), max(gap, room - length - gap))
+
+    best: tuple[float, float, float] | None = None
+    place = (gap, gap)
+    seen: set[tuple[float, float]] = set()
+    for y in ys:
+        for x in xs:
+            spot = (inside(x, width, win_w), inside(y, height, win_h))
+            if spot in seen:
+                continue
+            seen.add(spot)
+            box = (spot[0], spot[1], spot[0] + width, spot[1] + height)
+            covered = sum(_overlap(box, b) for b in buttons)
+            distance = abs(box[0] + width / 2 - (left + right) / 2) + abs(
+                box[1] + height / 2 - (bottom + top) / 2)
+            score = (covered, _overlap(box, anchor), distance)
+            if best is None or score < best:
+                best, place = score, spot
+    return place
 
 
 _hint: Hint | None = None
