@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from companion.ui.demo.table_shots import SIX, start
-from companion.ui.widgets.lookup import find
+from companion.ui.widgets.lookup import find, walk
+from companion.ui.widgets.measure import READABLE_PX
 
 pytestmark = pytest.mark.ui
 
@@ -46,7 +47,7 @@ def _check_gears(app, names) -> None:
         name = find(screen, f"driver {row.car}")
         assert name.text == row.name and row.name in names
         assert _whole(name), (name.text, name.texture_size, name.size)
-        assert name.font_size >= 12
+        assert name.font_size >= READABLE_PX, (name.text, name.font_size)
     for i, a in enumerate(boxes):  # no two buttons overlap
         for b in boxes[i + 1:]:
             assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 \
@@ -61,7 +62,7 @@ def _check_table(app) -> None:
         assert left >= 0 and bottom >= 0 and right <= 800 + 0.5 and top <= 480 + 0.5
         name = find(screen, f"order name {row.car}")
         assert _whole(name), (name.text, name.texture_size, name.size)
-        assert name.font_size >= 11
+        assert name.font_size >= READABLE_PX, (name.text, name.font_size)
         for column in ("space", "lap", "gear", "heat", "stress"):
             cell = find(screen, f"{column} {row.car}")
             assert cell.texture_size[0] <= cell.width + 1, (column, cell.text)
@@ -98,3 +99,45 @@ def test_legends_are_named_by_their_colour(ui) -> None:
             assert swatch.shape == "square"
         _check_table(app)
     app.set_language("en")
+
+
+def _text_sizes(screen) -> list[tuple[float, str]]:
+    """Every text the race screen shows now and its size in px: its labels and buttons, and
+    the numbers drawn on the map."""
+    from kivy.uix.label import Label
+
+    sizes = [(float(w.font_size), getattr(w, "test_name", "") or w.text)
+             for w in walk(screen) if isinstance(w, Label) and w.text and w.opacity > 0
+             and w.width > 0 and w.height > 0 and w.get_root_window() is not None]
+    sizes += [(size, f"map {text}") for text, size in screen.ids.map.texts]
+    return sizes
+
+
+@pytest.mark.parametrize("names", [SIX, LONG_CJK], ids=["six", "twelve-letters"])
+def test_no_text_of_the_race_screen_is_below_the_readable_floor(ui, names) -> None:
+    """At 800x480 with six drivers, twelve-letter names and twelve-character Chinese and
+    Korean names, in every language: no name, figure, header or map number under 14 px, at
+    the gears and at the card keypad (a name too long for one line takes two)."""
+    app = ui.app
+    start(app, names, 0)
+    screen = app.sm.current_screen
+    for language in ("en", "zh_TW", "ko"):
+        app.set_language(language)
+        ui.pump(3)
+        small = [s for s in _text_sizes(screen) if s[0] < READABLE_PX]
+        assert not small, (language, small)
+        assert screen.ids.map.texts, "the map drew no numbers"
+        for row in app.controller.view().order:
+            name = find(screen, f"order name {row.car}")
+            assert _whole(name), (language, name.text, name.texture_size, name.size)
+    app.set_language("en")
+    for row in app.controller.view().gear_rows:
+        ui.player.press(f"gear {row.car} 2")
+    assert app.controller.view().mode == "reveal"
+    for language in ("en", "zh_TW", "ko"):
+        app.set_language(language)
+        ui.pump(3)
+        small = [s for s in _text_sizes(screen) if s[0] < READABLE_PX]
+        assert not small, (language, small)
+    app.set_language("en")
+

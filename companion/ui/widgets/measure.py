@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+READABLE_PX = 14.0
+"""The smallest text the race screen draws, read from arm's length at 800x480: the app's small
+size never goes below it (:meth:`~companion.ui.app.settings.SettingsMixin._resize`), and names
+and the map's numbers do not shrink below it either."""
+
 
 def text_width(texts: Iterable[str], size: float) -> float:
     """The width the widest line of ``texts`` needs at font ``size``, plus a button's padding

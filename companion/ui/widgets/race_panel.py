@@ -26,10 +26,12 @@ from companion.i18n import _
 from ..views.race_view import KEYPAD_FAMILY, GearRow, RaceView
 from .basic import Btn
 from .lookup import walk
+from .measure import READABLE_PX
 from .text_fit import FIT
 from .touch_gate import PromptGate
 
-MIN_NAME_FONT = 12.0
+MIN_NAME_FONT = READABLE_PX
+"""A driver's name above its gear buttons shrinks no smaller (the readable floor)."""
 MIN_TAP = 48
 """The smallest touch target (px)."""
 

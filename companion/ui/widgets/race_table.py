@@ -6,12 +6,16 @@ the driver's name or the Legend's colour), **Space** ("23 RL": space 23 on the R
 out": the other spot; "P1" on the podium), Lap, Gear, Heat (in the engine / in all), Stress
 (cards taken) and, in races with modules, Sponsorship cards. The Space cell of every car the
 last input moved is lit (filled in the accent colour): that is where the table puts it now.
+A line under the rows says what the Heat figures are ("Heat: in the engine / in all"): "6/7"
+alone is read as a score.
 
 Every column is as wide as its widest cell or header (never cut short, whatever the language);
-the name takes the rest and its text shrinks to fit rather than being cut. Rows are built once
-per car count and updated in place (a plain box, no ScrollView: a stencil costs a measurable
-part of every frame on software GL). A tap on a row or on the header calls ``on_row(car)`` /
-``on_header()`` (the screen explains what the row or the columns say).
+the name takes the rest and its text shrinks to fit (never below the readable floor,
+:data:`MIN_NAME_FONT`: a longer name takes two lines, its row grows) rather than being cut.
+Rows are built once per car count and updated in place (a plain box, no ScrollView: a
+stencil costs a measurable part of every frame on software GL). A tap on a row or on the
+header calls ``on_row(car)`` / ``on_header()`` (the screen explains what the row or the
+columns say).
 """
 
 from __future__ import annotations
@@ -29,12 +33,16 @@ from companion.i18n import _
 from ..views.names import COLOUR_RGB
 from ..views.race_view import OrderRow
 from .basic import Swatch
+from .measure import READABLE_PX
 from .text_fit import FIT
 
 COLUMNS = ("space", "lap", "gear", "heat", "stress", "sponsors")
 """Test names of the value cells (``"space red"``), after the car's name."""
-MIN_NAME_FONT = 11.0
-"""The smallest size a long name shrinks to before it is cut."""
+MIN_NAME_FONT = READABLE_PX
+"""The smallest size a name is drawn at: the readable floor (:data:`.measure.READABLE_PX`).
+A name too long for one line at this size takes two (its row grows), before it is cut."""
+NAME_STEP = 0.5
+"""How much a two-line name's font shrinks per try."""
 
 
 def spot_text(row: OrderRow) -> str:
@@ -82,6 +90,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self._layout: tuple[object, ...] | None = None
         self._header: list[Label] = []
         self._rows: list[tuple[TableRow, Swatch, Label, list[OrderCell]]] = []
+        self._legend = Label()
         self._fitted: tuple[object, ...] | None = None
         self.bind(width=lambda *_a: self._fit())
 
@@ -106,9 +115,15 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
     def row_height(self, size: float) -> float:
         return max(24.0, size * 1.75)
 
+    def legend_height(self, size: float) -> float:
+        return size * 1.5
+
     def preferred_height(self, cars: int) -> float:
+        """The header, every row (as tall as its name needs) and the legend."""
         size = App.get_running_app().fs_small
-        return size * 1.6 + cars * self.row_height(size)
+        if self._layout is not None and self._layout[0] == cars and self._layout[2] == size:
+            return sum(float(child.height) for child in self.children)
+        return size * 1.6 + cars * self.row_height(size) + self.legend_height(size)
 
     def _build(self, count: int, columns: int, size: float) -> None:
         app = App.get_running_app()
@@ -142,6 +157,12 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
                 line.add_widget(cell)
             self.add_widget(line)
             self._rows.append((line, swatch, name, cells))
+        self._legend = Label(size_hint_y=None, height=self.legend_height(size), font_size=size,
+                             color=app.c_muted, halign="left", valign="middle",
+                             padding=(size * 0.3, 0), shorten=True)
+        self._legend.test_name = "order legend"
+        self._legend.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.add_widget(self._legend)
         self._layout = (count, columns, size, app.theme_name)
 
     def show(self, rows: Sequence[OrderRow], sponsors: bool) -> None:
@@ -155,6 +176,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             titles.append(_("Sponsors"))
         for label, text in zip(self._header, titles, strict=True):
             label.text = text
+        self._legend.text = _("Heat: in the engine / in all")
         for (line, swatch, name, cells), row in zip(self._rows, rows, strict=True):
             line.test_name = f"order {row.car}"
             line.car = row.car
@@ -195,7 +217,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         def measure(text: str) -> tuple[float, float]:
             return FIT.width(text, size), 0.0
 
-        pad = size * 0.7
+        pad = size * 0.5
         values = 0.0
         for index, title in enumerate(self._header[1:]):
             cells = [cells[index] for _line, _swatch, _name, cells in self._rows]
@@ -205,15 +227,28 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             values += width
         self._header[0].padding = (size * 1.3 + 2, 0)  # over the names, after the swatches
         room = self.width - values - size * 1.3 - 2 * (len(self._header) - 1) - 4
-        height = self.row_height(size)
-        for _line, _swatch, name, _cells in self._rows:
-            wanted = measure(name.text)[0] if name.text else 0
-            font, shorten = size, False
-            if wanted > room > 0:  # smaller, then on two lines (a long Chinese name), then cut
-                font = size * room / wanted
-                if font < MIN_NAME_FONT:
-                    font = min(size * 2 * room / wanted, height / 2.3)
-                    shorten = font < MIN_NAME_FONT
-                    font = max(font, MIN_NAME_FONT)
+        for line, _swatch, name, _cells in self._rows:
+            font, lines = name_font(name.text, size, room)
             name.font_size = font
-            name.shorten = shorten
+            name.shorten = lines == 0
+            line.height = max(self.row_height(size), FIT.line_height(font) * max(lines, 1) + 4)
+            holder = line.children[-1]
+            holder.padding = (2, (line.height - size) / 2)
+        self.height = sum(float(child.height) for child in self.children)
+
+
+def name_font(text: str, size: float, room: float) -> tuple[float, int]:
+    """The font size and lines for a car's name in ``room`` pixels: ``size`` on one line;
+    else smaller on one line, down to :data:`MIN_NAME_FONT`; else on two lines (a twelve-letter
+    Chinese name), as large as they allow; else (0 lines) cut, at the floor."""
+    wanted = FIT.width(text, size) if text else 0.0
+    if wanted <= room or room <= 0:
+        return size, 1
+    if size * room / wanted >= MIN_NAME_FONT:
+        return size * room / wanted, 1
+    font = size
+    while FIT.lines(text, font, room) > 2 and font - NAME_STEP >= MIN_NAME_FONT:
+        font -= NAME_STEP
+    if FIT.lines(text, font, room) <= 2:
+        return font, 2
+    return MIN_NAME_FONT, 0

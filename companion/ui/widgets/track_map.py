@@ -39,6 +39,7 @@ from companion.engine import RaceState, Track
 
 from ..views.names import COLOUR_RGB
 from ..views.track_shapes import MapGeometry, geometry_for
+from .measure import READABLE_PX
 
 SPACE_LABEL_EVERY = 5
 """Space numbers are written on every fifth space (and at every corner)."""
@@ -85,6 +86,9 @@ class TrackMap(Widget):  # type: ignore[misc]
         self.geometry: MapGeometry | None = None
         self._static_key: tuple[object, ...] | None = None
         self._fbo: Any = None
+        self.texts: list[tuple[str, float]] = []
+        """Every text drawn on the track (corner numbers and limits, space numbers) and its
+        size in px (the tests check it is readable)."""
 
     def _fit(self, track: Track) -> MapGeometry:
         margin = max(8.0, min(self.width, self.height) * 0.09)
@@ -93,6 +97,7 @@ class TrackMap(Widget):  # type: ignore[misc]
 
     def _text(self, text: str, size: float, rgba: Any, cx: float, cy: float,
               bold: bool = False) -> tuple[float, float]:
+        self.texts.append((text, size))
         label = CoreLabel(text=text, font_size=size, color=rgba, bold=bold)
         label.refresh()
         texture = label.texture
@@ -113,6 +118,7 @@ class TrackMap(Widget):  # type: ignore[misc]
         if key != self._static_key:
             self.geometry = self._fit(state.track)
             self.canvas.before.clear()
+            self.texts = []
             self._fbo = self._render_track(state, app)
             with self.canvas.before:
                 Color(1, 1, 1, 1)
@@ -171,7 +177,7 @@ class TrackMap(Widget):  # type: ignore[misc]
         """Each Corner Line across the track, its number in a filled square and its limit in
         a ring beside it, outside the loop when there is room."""
         band = geometry.band
-        size = max(11.0, app.fs_small * 0.85)
+        size = max(READABLE_PX, app.fs_small * 0.95)
         self.corner_labels = {}
         for number, corner in enumerate(track.corners, start=1):
             (x, y), (nx, ny) = geometry.line_after(corner.line_after)
@@ -191,12 +197,12 @@ class TrackMap(Widget):  # type: ignore[misc]
             Ellipse(pos=(cx + 1, cy - box / 2), size=(box, box))
             Color(*app.c_warn)
             Line(circle=(cx + 1 + box / 2, cy, box / 2), width=1.6)
-            self._text(str(corner.limit), size * 0.9, app.c_fg, cx + 1 + box / 2, cy,
+            self._text(str(corner.limit), size, app.c_fg, cx + 1 + box / 2, cy,
                        bold=True)
 
     def _space_numbers(self, track: Track, geometry: MapGeometry, app: Any,
                        taken: list[tuple[tuple[float, float], float]]) -> None:
-        size = max(10.0, app.fs_small * 0.72)
+        size = max(READABLE_PX, app.fs_small * 0.9)
         self.space_labels = {}
         for space in labelled_spaces(track):
             cx, cy = geometry.label_at(space, size * 0.75, taken, prefer_inside=True)
