@@ -141,3 +141,29 @@ def test_no_text_of_the_race_screen_is_below_the_readable_floor(ui, names) -> No
         assert not small, (language, small)
     app.set_language("en")
 
+
+def test_the_heat_figures_say_what_they_are(ui) -> None:
+    """Heat "6/7" (issue 10, point 9): a line under the race order says it is the Heat in the
+    engine of all the car's Heat, whole, readable, under the last row, in every language."""
+    from companion import i18n
+
+    app = ui.app
+    start(app, LONG_CJK, 0)
+    screen = app.sm.current_screen
+    for language in ("en", "zh_TW", "ko"):
+        app.set_language(language)
+        ui.pump(3)
+        legend = find(screen, "order legend")
+        assert legend.text == i18n._("Heat: in the engine / in all")
+        if language != "en":
+            assert legend.text != "Heat: in the engine / in all", "not translated"
+        assert legend.texture_size[0] <= legend.width + 1, (language, legend.text)
+        assert legend.font_size >= READABLE_PX
+        left, bottom, right, top = _window_box(legend)
+        assert left >= 0 and bottom >= 0 and right <= 800
+        last = find(screen, f"order {app.controller.view().order[-1].car}")
+        assert top <= _window_box(last)[1] + 0.5, "the legend is not under the rows"
+        heat = find(screen, f"heat {app.controller.view().order[0].car}")
+        assert heat.text == "{}/{}".format(app.controller.view().order[0].engine,
+                                           app.controller.view().order[0].heat)
+    app.set_language("en")
