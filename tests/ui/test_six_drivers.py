@@ -113,6 +113,20 @@ def _text_sizes(screen) -> list[tuple[float, str]]:
     return sizes
 
 
+def _corner_labels_inside_the_map(track_map) -> None:
+    """Each corner's number and limit (a square and a ring, each 1.15 em) is drawn whole: the
+    map is rendered into its own box, what falls outside is cut off."""
+    from kivy.app import App
+
+    from companion.ui.widgets.track_map import corner_label_size
+
+    box = corner_label_size(App.get_running_app()) * 1.15
+    left, bottom, right, top = track_map.x, track_map.y, track_map.right, track_map.top
+    for number, (cx, cy) in track_map.corner_labels.items():
+        assert cx - box - 1 >= left and cx + 1 + box <= right, f"corner {number} cut"
+        assert cy - box / 2 >= bottom and cy + box / 2 <= top, f"corner {number} cut"
+
+
 @pytest.mark.parametrize("names", [SIX, LONG_CJK], ids=["six", "twelve-letters"])
 def test_no_text_of_the_race_screen_is_below_the_readable_floor(ui, names) -> None:
     """At 800x480 with six drivers, twelve-letter names and twelve-character Chinese and
@@ -127,6 +141,7 @@ def test_no_text_of_the_race_screen_is_below_the_readable_floor(ui, names) -> No
         small = [s for s in _text_sizes(screen) if s[0] < READABLE_PX]
         assert not small, (language, small)
         assert screen.ids.map.texts, "the map drew no numbers"
+        _corner_labels_inside_the_map(screen.ids.map)
         for row in app.controller.view().order:
             name = find(screen, f"order name {row.car}")
             assert _whole(name), (language, name.text, name.texture_size, name.size)
@@ -163,7 +178,6 @@ def test_the_heat_figures_say_what_they_are(ui) -> None:
         assert left >= 0 and bottom >= 0 and right <= 800
         last = find(screen, f"order {app.controller.view().order[-1].car}")
         assert top <= _window_box(last)[1] + 0.5, "the legend is not under the rows"
-        heat = find(screen, f"heat {app.controller.view().order[0].car}")
-        assert heat.text == "{}/{}".format(app.controller.view().order[0].engine,
-                                           app.controller.view().order[0].heat)
+        first = app.controller.view().order[0]
+        assert find(screen, f"heat {first.car}").text == f"{first.engine}/{first.heat}"
     app.set_language("en")

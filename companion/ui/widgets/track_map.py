@@ -41,6 +41,12 @@ from ..views.names import COLOUR_RGB
 from ..views.track_shapes import MapGeometry, geometry_for
 from .measure import READABLE_PX
 
+
+def corner_label_size(app: Any) -> float:
+    """The corners' numbers and limits on the map: readable (:data:`.measure.READABLE_PX`)."""
+    return max(READABLE_PX, float(app.fs_small) * 0.95)
+
+
 SPACE_LABEL_EVERY = 5
 """Space numbers are written on every fifth space (and at every corner)."""
 
@@ -91,7 +97,9 @@ class TrackMap(Widget):  # type: ignore[misc]
         size in px (the tests check it is readable)."""
 
     def _fit(self, track: Track) -> MapGeometry:
-        margin = max(8.0, min(self.width, self.height) * 0.09)
+        app = App.get_running_app()
+        # room outside the track for the corners' numbers and limits (drawn outside the loop)
+        margin = max(8.0, min(self.width, self.height) * 0.09, corner_label_size(app) * 2.0)
         return geometry_for(track.id, track.spaces, self.x, self.y, self.width, self.height,
                             margin)
 
@@ -177,7 +185,7 @@ class TrackMap(Widget):  # type: ignore[misc]
         """Each Corner Line across the track, its number in a filled square and its limit in
         a ring beside it, outside the loop when there is room."""
         band = geometry.band
-        size = max(READABLE_PX, app.fs_small * 0.95)
+        size = corner_label_size(app)
         self.corner_labels = {}
         for number, corner in enumerate(track.corners, start=1):
             (x, y), (nx, ny) = geometry.line_after(corner.line_after)
