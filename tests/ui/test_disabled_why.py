@@ -116,7 +116,7 @@ def test_a_hint_in_a_keypad_goes_past_the_other_keys() -> None:
     others = [k for k in keys if k != greyed]
     x, y = hint_place((240, 90), greyed, (800, 480), others)
     box = (x, y, x + 240, y + 90)
-    assert 0 <= x and 0 <= y and box[2] <= 800 and box[3] <= 480
+    assert x >= 0 and y >= 0 and box[2] <= 800 and box[3] <= 480
     assert all(_overlap(box, k) == 0 for k in others)
     assert box[1] >= 304 or box[3] <= 200  # just above or below the keypad
 
