@@ -91,6 +91,8 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self._header: list[Label] = []
         self._rows: list[tuple[TableRow, Swatch, Label, list[OrderCell]]] = []
         self._legend = Label()
+        self._size = 14.0
+        """The table's font size (as last built)."""
         self._fitted: tuple[object, ...] | None = None
         self.bind(width=lambda *_a: self._fit())
 
@@ -120,7 +122,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
 
     def preferred_height(self, cars: int) -> float:
         """The header, every row (as tall as its name needs) and the legend."""
-        size = App.get_running_app().fs_small
+        size = float(App.get_running_app().fs_small)
         if self._layout is not None and self._layout[0] == cars and self._layout[2] == size:
             return sum(float(child.height) for child in self.children)
         return size * 1.6 + cars * self.row_height(size) + self.legend_height(size)
@@ -164,6 +166,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self._legend.bind(size=lambda w, s: setattr(w, "text_size", s))
         self.add_widget(self._legend)
         self._layout = (count, columns, size, app.theme_name)
+        self._size = float(size)
 
     def show(self, rows: Sequence[OrderRow], sponsors: bool) -> None:
         app = App.get_running_app()
@@ -206,7 +209,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         a long name (down to :data:`MIN_NAME_FONT`, then cut)."""
         if not self._rows or not self._header:
             return
-        size = self._layout[2] if self._layout else 14.0
+        size = self._size
         texts = (self.width, tuple(label.text for label in self._header),
                  tuple((name.text, *(c.text for c in cells))
                        for _line, _swatch, name, cells in self._rows))
