@@ -371,3 +371,22 @@ def test_new_race_while_one_is_unfinished(ui, frames: int) -> None:
 def test_new_race_then_back(ui, frames: int) -> None:
     ui.player.press("new race")
     _double_tap_changes_page(ui, "back", frames)  # back to the start screen
+
+
+def test_a_quick_double_tap_on_a_card_key_types_two_cards(ui) -> None:
+    """Typing cards is one prompt (the race records nothing until the last card): a quick
+    "2, 2" on the keypad is two cards, not one and a stray tap."""
+    app = ui.app
+    _start(ui)
+    for row in app.controller.view().gear_rows:
+        ui.player.press(f"gear {row.car} 2")
+    assert app.controller.view().mode == "reveal"
+    before = app.controller.state
+    fingers = Fingers(ui)
+    x, y = fingers.centre("key 2")
+    fingers.tap(x, y, T0)
+    ui.pump(1)
+    assert app.controller.state == before and app.controller.entry[0]  # one card typed
+    fingers.tap(x, y + 4, T0 + 2 * FRAME)
+    ui.pump(2)
+    assert app.controller.state != before, "the second card of a quick 2, 2 was refused"
