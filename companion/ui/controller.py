@@ -55,6 +55,7 @@ from .views.keypad import UNPAID_TEMPLATE, Entry
 from .views.names import car_label
 from .views.race_prompts import DirectPlay, race_view, react_buttons
 from .views.race_view import OrderRow, RaceView, ReactButton, Ruling, order_rows
+from .views.react_choices import react_ruling
 from .views.storage_fault import fault_reason
 from .views.words import render
 
@@ -206,7 +207,7 @@ class RaceController:
         state = self.state
         return (state.turn is not None and state.turn.stage is not TurnStage.REVEAL
                 and not self._entry.boosting and not self._entry.unpaid_needed
-                and [b.key for b in react_buttons(state)] == ["end"])
+                and [b.key for b in react_buttons(state) if not b.why] == ["end"])
 
     def _settle(self) -> None:
         """End a turn that has nothing left to decide (no tap without a decision)."""
@@ -267,7 +268,8 @@ class RaceController:
         def say(why: Any, at: RaceState = state) -> Text:
             return lambda: render(why, at)
 
-        lines = [Line(say(o.why), o.car, o.kind in PLACEMENT_KINDS) for o in outcomes]
+        lines = [Line(react_ruling(before, state, action, o) or say(o.why), o.car,
+                      o.kind in PLACEMENT_KINDS) for o in outcomes]
         if isinstance(action, EndTurn):
             car = state.car(action.car)
             place = Line(say(explain(
@@ -381,7 +383,14 @@ class RaceController:
         return self._submit(EndTurn(current)) if current else None
 
     def react(self, key: str) -> Applied | Rejection | None:
-        """A react button by its :class:`ReactButton` key."""
+        """A react button by its :class:`ReactButton` key (a greyed one says why and does
+        nothing)."""
+        greyed = next((b for b in react_buttons(self.state) if b.key == key and b.why), None)
+        if greyed is not None:
+            self._error = lambda: next(
+                (b.why for b in react_buttons(self.state) if b.key == key), "")
+            self._changed()
+            return None
         if key == "adrenaline":
             return self.adrenaline()
         if key.startswith("cooldown:"):

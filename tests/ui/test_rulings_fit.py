@@ -21,9 +21,11 @@ CAR_FIELDS = {"car", "other", "current", "driver"}
 
 
 def engine_templates() -> list[str]:
-    """The engine's explanation templates (what the ruling box shows)."""
+    """The engine's explanation templates, and the app's rulings of a Draft or a slipstream
+    that replace the engine's (what the ruling box shows)."""
+    sources = ("companion/engine/", "companion/ui/views/react_choices.py")
     return [msgid for msgid, files in extract.messages().items()
-            if any("companion/engine/" in f.replace("\\", "/") for f in files)]
+            if any(s in f.replace("\\", "/") for f in files for s in sources)]
 
 
 def worst_params(template: str) -> dict[str, str]:
@@ -52,6 +54,8 @@ def worst_params(template: str) -> dict[str, str]:
         elif field == "track":
             out[field] = longest([track_title(t) for t in ("usa", "great-britain",
                                                             "south-africa", "espana")])
+        elif field == "source":
+            out[field] = longest([i18n._(w) for w in ("road token", "Storm", "Sun")])
         elif field == "step":
             out[field] = longest([i18n._(w) for w in PARAM_WORDS.values()])
         else:

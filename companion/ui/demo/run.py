@@ -39,12 +39,13 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480),
                  on_shot: Callable[[Any, str], None] | None = None,
-                 parts: tuple[str, ...] = ("tour", "table")) -> list[Path]:
+                 parts: tuple[str, ...] = ("tour", "table", "react")) -> list[Path]:
     """Play the demo race offscreen in a ``size`` window; returns the PNGs written.
     ``on_shot(app, name)`` is called before each picture is taken (the layout tests).
     ``parts``: ``tour`` (the screens, a two-driver race, modules, a season) and ``table``
     (:mod:`.table_shots`: six drivers and five Legends, every prompt in every language, as
-    ``race6-<kind>-<language>.png``)."""
+    ``race6-<kind>-<language>.png``) and ``react`` (:mod:`.react_shots`: the React choices
+    of the rules' second pass, ``react-<choice>-<language>.png``)."""
     _headless_env()
     import tempfile
 
@@ -102,6 +103,10 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
 
             play_six(app, pump, pump, table_shot)
             play_legends(app, pump, pump, table_shot)
+        if "react" in parts:
+            from .react_shots import play_react
+
+            play_react(app, pump, pump, lambda kind: shot(kind, numbered=False))
     finally:
         app._stop()
     return shots

@@ -90,7 +90,7 @@ def next_press(controller: RaceController, view: RaceView | None = None) -> str 
         cards = cards_for(car.gear, target_speed(state, car.id), stress, bool(car.upgrades))
         typed, _flips = controller.entry
         return key_name(cards[min(len(typed), len(cards) - 1)])  # the last one sends them
-    keys = [b.key for b in view.react]
+    keys = [b.key for b in view.react if not b.why]  # a greyed button is not a choice
     if "adrenaline" in keys and state.car(view.current or "").engine > 0:
         # With an empty engine the extra +1 Speed could only cost a spin-out at a corner.
         return "react adrenaline"

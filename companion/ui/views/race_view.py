@@ -67,9 +67,15 @@ class OrderRow:
 class ReactButton:
     key: str
     """``adrenaline``, ``direct:<design>`` (a Gas Pedal card from hand), ``cooldown:N``,
-    ``boost``, ``accelerate``, ``slipstream``,
-    ``slipstream:N`` (with N optional spaces of the cards) or ``end``."""
+    ``super_cool:N``, ``unpaid`` (upgrade Heat the engine cannot pay), ``boost``,
+    ``accelerate``, ``draft``, ``slipstream``, ``slipstream:N`` (with N optional spaces of the
+    cards), ``slipstream_plain:N`` (the sector's bonus declined) or ``end``."""
     label: str
+    why: str = ""
+    """Not "" for a greyed button: why the rules refuse it here (a tap shows it)."""
+    detail: str = ""
+    """A second, smaller line under the label: what the choice takes or declines ("with
+    Storm +2", "behind Ana", "Wings 6: 2 Heat")."""
 
 
 @dataclass(frozen=True)
