@@ -177,7 +177,8 @@ def test_upgrade_cards_on_the_keypad_replay_exactly(ui, press) -> None:
     press("key up:turbo-7")
     press("key 2")  # the second card: the cards go in
     assert controller.view().mode == "react"
-    assert find(screen, "react unpaid").text == "Cannot pay: 1 card(s)"
+    unpaid = find(screen, "react unpaid")
+    assert unpaid.text.startswith("Cannot pay\n") and "Turbocharger 7: 2 Heat" in unpaid.text
     press("react unpaid")
     assert controller.view().mode == "unpaid"
     assert "cannot pay the Heat of 1 card" in find(screen, "prompt").text
