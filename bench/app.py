@@ -151,7 +151,8 @@ floors = []
 transactions = []
 syncs = []
 gcs = []
-committing = [0.0]
+committing = [0.0, 0.0]  # wall, CPU
+commit_cpus = []
 committed = [0]
 collecting = [0.0, 0.0]  # time in GC during the tap, start of the running collection
 
@@ -164,11 +165,12 @@ def instrument_log():
     transaction = db.EventLog.transaction
 
     def timed(self, *args, **kwargs):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         try:
             return append(self, *args, **kwargs)
         finally:
             committing[0] += time.perf_counter() - t
+            committing[1] += time.thread_time() - c
 
     @contextlib.contextmanager
     def counted(self):
@@ -181,12 +183,13 @@ def instrument_log():
     if DOUBLE_COMMIT:  # the fault the commit count must catch: an input in two transactions
         def doubled(self, race_id, *args, **kwargs):
             timed(self, race_id, *args, **kwargs)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             with self.transaction() as connection:  # the race's summary row written again
                 # (a real change: SQLite writes nothing for an update to the same value)
                 connection.execute("UPDATE races SET rounds = rounds + 1 WHERE id = ?",
                                    (race_id,))
             committing[0] += time.perf_counter() - t
+            committing[1] += time.thread_time() - c
 
         db.EventLog.append = doubled
 
@@ -274,7 +277,7 @@ class Bench(HeatApp):
         if self.trace is not None:
             self.trace.read()  # what came before this tap
         self.phase = "tap"
-        committing[0] = 0.0
+        committing[0] = committing[1] = 0.0
         committed[0] = 0
         collecting[0] = 0.0
         if self.profile is not None:
@@ -327,11 +330,16 @@ class Bench(HeatApp):
             self.count += 1
             if self.count >= INPUTS:
                 gc.callbacks.remove(gc_timer)
+                t = time.perf_counter()  # what a full collection would cost a tap now
+                gc.collect()
+                result["full_gc_ms"] = (time.perf_counter() - t) * 1000
+                result["gc_objects"] = len(gc.get_objects())
+                result["gc_frozen"] = gc.get_freeze_count()
                 if self.profile is not None:
                     self.profile.dump_stats(PROFILE)
                 result.update(latencies=latencies, handlers=handlers, works=works, cpus=cpus,
-                              redraws=redraws, commits=commits, floors=floors,
-                              transactions=transactions, syncs=syncs, gcs=gcs)
+                              redraws=redraws, commits=commits, commit_cpus=commit_cpus,
+                              floors=floors, transactions=transactions, syncs=syncs, gcs=gcs)
                 print(json.dumps(result), flush=True)
                 self.stop()
             else:
@@ -343,6 +351,7 @@ class Bench(HeatApp):
         works.append(self.work * 1000)
         cpus.append(self.cpu * 1000)
         commits.append(committing[0] * 1000)
+        commit_cpus.append(committing[1] * 1000)
         transactions.append(committed[0])
         gcs.append(collecting[0] * 1000)
         if self.trace is not None:  # the writes and syncs of the log the tap caused
@@ -476,6 +485,7 @@ def report(args: argparse.Namespace, hello: list[dict[str, object]],
     latencies, handlers = values("latencies"), values("handlers")
     works, cpus, redraws = values("works"), values("cpus"), values("redraws")
     commits, floors, gcs = values("commits"), values("floors"), values("gcs")
+    ui_cpu = [w - c for w, c in zip(cpus, values("commit_cpus"), strict=True)]
     transactions = [int(v) for v in values("transactions")]
     syncs: list[dict[str, int]] = list(traced.get("syncs", []))  # type: ignore[call-overload]
     ui_work = [w - c for w, c in zip(works, commits, strict=True)]
@@ -496,7 +506,9 @@ def report(args: argparse.Namespace, hello: list[dict[str, object]],
           f"(goal <= {TAP_WORK_GOAL_MS} ms)")
     print(f"  of which the SQLite commit: p99 {percentile(commits, 0.99):.2f} ms; the rest "
           f"(the app's own code and layout): p99 {without_commit:.2f} ms "
-          f"(p50 {percentile(ui_work, 0.5):.2f} ms); in GC: p99 {percentile(gcs, 0.99):.2f} ms")
+          f"(p50 {percentile(ui_work, 0.5):.2f} ms), in CPU time p99 "
+          f"{percentile(ui_cpu, 0.99):.2f} ms (p50 {percentile(ui_cpu, 0.5):.2f} ms); in GC: "
+          f"p99 {percentile(gcs, 0.99):.2f} ms, max {max(gcs):.2f} ms")
     print(f"  the commit floor on this disk (a bare one-row transaction, same pragmas, same "
           f"folder, between the same taps): p99 {floor:.2f} ms, p50 "
           f"{percentile(floors, 0.5):.2f} ms")
@@ -524,7 +536,10 @@ def report(args: argparse.Namespace, hello: list[dict[str, object]],
         "commit_ms_p99": round(percentile(commits, 0.99), 2),
         "commit_floor_ms_p99": round(floor, 2),
         "commit_floor_ms_p50": round(percentile(floors, 0.5), 2),
+        "tap_cpu_without_commit_ms_p99": round(percentile(ui_cpu, 0.99), 2),
+        "tap_cpu_without_commit_ms_p50": round(percentile(ui_cpu, 0.5), 2),
         "tap_gc_ms_p99": round(percentile(gcs, 0.99), 2),
+        "tap_gc_ms_max": round(max(gcs), 2),
         "injected_ms": args.inject_ms,
         "double_commit": args.double_commit,
         "unsynced": args.unsynced,

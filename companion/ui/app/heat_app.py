@@ -18,6 +18,7 @@ import os
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")  # our flags must never reach Kivy's getopt
 
+import gc  # noqa: E402
 import importlib  # noqa: E402
 from argparse import Namespace  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -129,6 +130,9 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
         if self.sm.current == "start":
             self.sm.current_screen.refresh()
         self.start_hardware()
+        # What start-up made lives as long as the app: out of the collector's sight, a full
+        # collection (tens of ms, due some time during a race) no longer walks it.
+        gc.freeze()
 
     def on_stop(self) -> None:
         from ..widgets.basic import remove_overlays

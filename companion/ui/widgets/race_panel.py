@@ -15,6 +15,7 @@ results.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -81,6 +82,8 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         """Buttons of earlier prompts, reused (building a Kivy button is most of a tap's cost
         on a small CPU)."""
         self._in_use: list[Btn] = []
+        self._named: dict[str, Any] = {}
+        """The panel's widgets by test name (found once per build, not on every input)."""
 
     # --- building ---------------------------------------------------------------------------
 
@@ -108,6 +111,7 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
             self._single(_("Next round"), "run round", lambda: self.actions.run_round())
         elif view.mode == "over":
             self._single(_("Results"), "to results", lambda: self.on_results())
+        self._named = {w.test_name: w for w in walk(self) if getattr(w, "test_name", "")}
         self._update(view)
 
     def _recycle(self) -> None:
@@ -174,9 +178,12 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         name.bind(width=lambda w, width, size=app.fs: fit_font(w, size, width))
         name.test_name = f"driver {row.car}"
         top.add_widget(name)
+        # "ready" has its room from the start: the name does not move or shrink when a gear is
+        # chosen (no second layout and no name rendered again on the tap's frame)
         ready = Label(text="", font_size=app.fs_small, color=app.c_ok, size_hint_x=None,
-                      width=0, halign="right", valign="middle")
-        ready.bind(texture_size=lambda w, size: setattr(w, "width", size[0]))
+                      width=math.ceil(FIT.width(_("ready"), app.fs_small)) + 2,
+                      halign="right", valign="middle")
+        ready.bind(size=lambda w, s: setattr(w, "text_size", s))
         ready.test_name = f"ready {row.car}"
         top.add_widget(ready)
         if clog:
@@ -228,7 +235,7 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
     def _update(self, view: RaceView) -> None:
         """Same buttons as last time: only their look, labels and reasons change."""
         app = App.get_running_app()
-        by_name = {w.test_name: w for w in walk(self) if getattr(w, "test_name", "")}
+        by_name = self._named
         for row in view.gear_rows:
             for gear in (1, 2, 3, 4):
                 chosen = row.planned == gear and not row.clogged

@@ -94,6 +94,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self._size = 14.0
         """The table's font size (as last built)."""
         self._fitted: tuple[object, ...] | None = None
+        self._shown: tuple[object, ...] | None = None
         self.bind(width=lambda *_a: self._fit())
 
     @property
@@ -113,6 +114,12 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
                     self.on_header()
                 return True
         return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return False  # no cell of the table takes a touch: none is asked (less work a tap)
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return False
 
     def row_height(self, size: float) -> float:
         return max(24.0, size * 1.75)
@@ -172,8 +179,12 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         app = App.get_running_app()
         size = app.fs_small
         columns = 7 if sponsors else 6
+        shown = (tuple(rows), sponsors, size, app.theme_name, app.language)
+        if shown == self._shown:
+            return  # the same rows in the same words (a gear chosen changes none)
         if self._layout != (len(rows), columns, size, app.theme_name):
             self._build(len(rows), columns, size)
+        self._shown = shown
         titles = [_("Car"), _("Space"), _("Lap"), _("Gear"), _("Heat"), _("Stress")]
         if sponsors:
             titles.append(_("Sponsors"))

@@ -91,6 +91,7 @@ class TrackMap(Widget):  # type: ignore[misc]
         self.space_labels: dict[int, tuple[float, float]] = {}
         self.geometry: MapGeometry | None = None
         self._static_key: tuple[object, ...] | None = None
+        self._cars_key: tuple[object, ...] | None = None
         self._fbo: Any = None
         self.texts: list[tuple[str, float]] = []
         """Every text drawn on the track (corner numbers and limits, space numbers) and its
@@ -115,14 +116,24 @@ class TrackMap(Widget):  # type: ignore[misc]
         return texture.size  # type: ignore[no-any-return]
 
     def redraw(self, *_args: Any) -> None:
-        """Cars on every call; the track itself only when size, track or theme change."""
-        self.canvas.clear()
-        self.marker_positions = {}
+        """The cars when where they stand, the car to play or the cars moved changed (not on
+        every input: a gear chosen moves no car); the track itself only when size, track or
+        theme change."""
         state: RaceState | None = self.state
         if state is None or self.width < 20 or self.height < 20:
+            self.canvas.clear()
+            self.marker_positions = {}
+            self._cars_key = None
             return
         app = App.get_running_app()
         key = (tuple(self.pos), tuple(self.size), state.track, app.theme_name, app.fs)
+        cars_key = (key, tuple((c.id, c.on_track, c.distance, c.race_line) for c in state.cars),
+                    tuple(self.moved), self.current)
+        if cars_key == self._cars_key:
+            return
+        self._cars_key = cars_key
+        self.canvas.clear()
+        self.marker_positions = {}
         if key != self._static_key:
             self.geometry = self._fit(state.track)
             self.canvas.before.clear()
