@@ -143,8 +143,9 @@ def _step(state: RaceState, action: Action, r: int, car: str | None) -> RaceStat
 
 def _legends_cards(state: RaceState, draws: Iterator[int] | None, r: int) -> RaceState:
     """Enter the table's next Legends card while the engine waits for one (a physical deck,
-    ``legends.deck: "physical"``, docs/race-file-v2.md)."""
-    while state.awaiting_legend_card:
+    ``legends.deck: "physical"``, docs/race-file-v2.md), until round ``r`` is over: a card the
+    next round begins with belongs to that round (the table draws it then)."""
+    while state.awaiting_legend_card and state.round < r:
         card = next(draws, None) if draws is not None else None
         if card is None:
             raise _say(r, None, "legends.cards: no Legends card left for the table to draw "

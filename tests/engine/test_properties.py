@@ -37,7 +37,7 @@ from companion.engine import (
     validate,
 )
 from companion.engine.conditions import plain_slipstream_spaces
-from companion.engine.modules import RaceModules
+from companion.engine.modules import RaceModules, Weather
 from companion.engine.payment import unpaid_problem
 from companion.racesim import RandomDriver, run_race
 
@@ -267,6 +267,27 @@ def test_tournament_with_a_physical_deck_exports_exactly_at_every_round() -> Non
         assert [racefile.state_document(s) for s in replayed] == [
             racefile.state_document(s) for s in run.round_states[:stop]]
         assert replayed[-1].awaiting_legend_card == run.round_states[stop - 1].awaiting_legend_card
+
+
+def test_a_physical_deck_card_is_drawn_in_the_round_it_begins() -> None:
+    """The whole race in one file: the Legends card a tournament round begins with is entered in
+    that round, not at the end of the round before, although the file already holds it (a race
+    hypothesis found: a Legend leading a two-car race on a short track, one card per round)."""
+    track_doc: dict[str, Any] = {
+        "id": "inline-test", "spaces": 12, "laps": 1, "heat": 2, "stress": 0,
+        "corners": [{"line_after": 1, "limit": 2, "legend_line_after": 12},
+                    {"line_after": 2, "limit": 2, "legend_line_after": 1}]}
+    setup = RaceSetup(
+        track=tracks.track_from_dict(track_doc), seed=0, physical_legends_deck=True,
+        cars=(CarEntry("h1", name="Driver 1"), CarEntry("black", legend=True)),
+        modules=RaceModules(weather=Weather.CLOUD, tournament=True),
+    )
+    run = RandomRace(setup, track_doc, 0, "hot").run()
+    doc = racefile.export(setup, run.actions, track_doc)
+    assert doc["legends"]["deck"] == "physical" and len(doc["legends"]["cards"]) >= 3
+    whole = racefile.replay(racefile.parse(doc))
+    assert [racefile.state_document(s) for s in whole] == [
+        racefile.state_document(s) for s in run.round_states]
 
 
 def _actions_until_round(run: Any, rounds: int) -> int:
