@@ -24,8 +24,7 @@ from ..views.race_form import RaceForm, legends_words, options_summary
 from ..widgets.basic import Btn, Swatch, ToneLabel
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
-from ..widgets.touch_gate import screen_changed
-from .base import BaseScreen
+from .base import PagedScreen
 
 PAGES = ("setup", "options", "notes")
 
@@ -36,7 +35,7 @@ def say(stepper: Any, value: str, meaning: str) -> None:
     stepper.value, stepper.meaning = value, meaning
 
 
-class NewRaceScreen(BaseScreen):
+class NewRaceScreen(PagedScreen):
     page = StringProperty("setup")
     """The page shown: ``setup`` (the usual race), ``options`` or ``notes``."""
 
@@ -73,21 +72,11 @@ class NewRaceScreen(BaseScreen):
         self.page = "setup"
         self._place_page()
 
-    def show_page(self, page: str) -> None:
-        self.page = page
-        self._place_page()
-        self.refresh()
-
-    def _place_page(self) -> None:
-        holder = self.ids.pages
-        shown = self.pages[self.page]
-        if list(holder.children) != [shown]:
-            holder.clear_widgets()
-            holder.add_widget(shown)
-            screen_changed()  # a touch on the page before does not act on this one
-        if isinstance(shown, BoxLayout):
-            return
-        shown.scroll_y = 1
+    def _place_page(self) -> Any:
+        shown = super()._place_page()
+        if not isinstance(shown, BoxLayout):
+            shown.scroll_y = 1  # a scrolling page comes in at its top
+        return shown
 
     def back(self) -> None:
         if self.page != "setup":

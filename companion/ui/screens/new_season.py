@@ -24,13 +24,12 @@ from ..views.words import event_line, event_title
 from ..widgets.basic import Btn, Swatch, ToneLabel
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
-from ..widgets.touch_gate import screen_changed
-from .base import BaseScreen
+from .base import PagedScreen
 
 PAGES = ("setup", "races")
 
 
-class NewSeasonScreen(BaseScreen):
+class NewSeasonScreen(PagedScreen):
     page = StringProperty("setup")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -55,19 +54,6 @@ class NewSeasonScreen(BaseScreen):
         return button
 
     # --- pages ---------------------------------------------------------------------------------
-
-    def show_page(self, page: str) -> None:
-        self.page = page
-        self._place_page()
-        self.refresh()
-
-    def _place_page(self) -> None:
-        holder = self.ids.pages
-        shown = self.pages[self.page]
-        if list(holder.children) != [shown]:
-            holder.clear_widgets()
-            holder.add_widget(shown)
-            screen_changed()  # a touch on the page before does not act on this one
 
     def back(self) -> None:
         if self.page != "setup":

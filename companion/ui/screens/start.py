@@ -18,8 +18,7 @@ from companion.i18n import _
 
 from ..views.names import car_name, track_title
 from ..widgets.basic import Btn, ToneLabel
-from ..widgets.touch_gate import screen_changed
-from .base import BaseScreen
+from .base import PagedScreen
 
 PAGES = ("home", "ask", "unfinished")
 
@@ -31,26 +30,13 @@ def race_line(summary: Any) -> str:
         cars=", ".join(car_name(car) for car in summary.cars))
 
 
-class StartScreen(BaseScreen):
+class StartScreen(PagedScreen):
     page = StringProperty("home")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.pages = {name: self.ids[f"{name}_page"].__self__ for name in PAGES}
         self._place_page()
-
-    def show_page(self, page: str) -> None:
-        self.page = page
-        self._place_page()
-        self.refresh()
-
-    def _place_page(self) -> None:
-        holder = self.ids.pages
-        shown = self.pages[self.page]
-        if list(holder.children) != [shown]:
-            holder.clear_widgets()
-            holder.add_widget(shown)
-            screen_changed()  # a touch on the page before does not act on this one
 
     def on_pre_enter(self, *_args: Any) -> None:
         if self.page != "home":
