@@ -435,24 +435,12 @@ class RaceController:
         moved go back to. An End turn with nothing left to decide goes with the input before
         it; an undone reveal goes back on the keypad."""
         before = self.state
-        taken: list[Action] = []
-        failed = False
         self._entry.clear()
-        while self.session.can_undo and (not taken or self._dead_end()):
-            action = self._last_action()
-            try:
-                if not self.session.undo():
-                    break
-            except Exception as error:
-                if not self._not_recorded(error, self.undo):
-                    raise
-                failed = True
-                if not taken:
-                    return False
-                break  # what was undone stays said below; the rest on Retry
-            self.revision += 1
-            if action is not None:
-                taken.append(action)
+        walked = self._walk(self.session.undo, lambda: self.session.can_undo, self.undo,
+                            said_before=True)
+        if walked is None:
+            return False
+        taken, failed = walked
         if not taken:
             self._error = lambda: _("Nothing to undo.")
             self._changed()
@@ -476,24 +464,12 @@ class RaceController:
     def redo(self) -> bool:
         """Bring back what Undo took back (the same decision as one step)."""
         before = self.state
-        brought: list[Action] = []
-        failed = False
         self._entry.clear()
-        while self.session.can_redo and (not brought or self._dead_end()):
-            try:
-                if not self.session.redo():
-                    break
-            except Exception as error:
-                if not self._not_recorded(error, self.redo):
-                    raise
-                failed = True
-                if not brought:
-                    return False
-                break
-            self.revision += 1
-            action = self._last_action()
-            if action is not None:
-                brought.append(action)
+        walked = self._walk(self.session.redo, lambda: self.session.can_redo, self.redo,
+                            said_before=False)
+        if walked is None:
+            return False
+        brought, failed = walked
         if not brought:
             self._error = lambda: _("Nothing to redo.")
             self._changed()
@@ -509,6 +485,30 @@ class RaceController:
         self._moved = frozenset(moved)
         self._changed()
         return True
+
+    def _walk(self, step: Callable[[], bool], can: Callable[[], bool],
+              retry: Callable[[], bool], *, said_before: bool) -> tuple[list[Action], bool] | None:
+        """Undo or redo one decision: ``step`` until a car has something to decide (an End turn
+        with nothing left goes with the input before it). Returns the inputs taken back or
+        brought back (each read before its step when ``said_before``, else after) and whether
+        storage failed part-way (what was done stays said; the rest on Retry); None when
+        storage failed before anything was done."""
+        done: list[Action] = []
+        while can() and (not done or self._dead_end()):
+            action = self._last_action() if said_before else None
+            try:
+                if not step():
+                    break
+            except Exception as error:
+                if not self._not_recorded(error, retry):
+                    raise
+                return (done, True) if done else None
+            self.revision += 1
+            if not said_before:
+                action = self._last_action()
+            if action is not None:
+                done.append(action)
+        return done, False
 
     # --- what to show -----------------------------------------------------------------------
 
