@@ -125,11 +125,15 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
 
     def _button(self, text: str, name: str, action: Callable[[], Any], *,
                 role: str = "normal", font_size: float | None = None,
-                width: float | None = None, height: float | None = None) -> Btn:
-        """A button of the panel (from the pool when there is one), ``action`` on release."""
+                width: float | None = None, height: float | None = None,
+                one_line: bool = False) -> Btn:
+        """A button of the panel (from the pool when there is one), ``action`` on release;
+        ``one_line``: its text kept on one line, the font shrinking as far as it must
+        (``Btn.one_line``)."""
         app = App.get_running_app()
         if self._pool:
             button = self._pool.pop()
+            button.one_line = 0
         else:
             button = Btn(gate=self.gate)
             button.bind(on_release=lambda b: b.action())
@@ -149,6 +153,8 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         button.size_hint_x = None if width is not None else 1
         if width is not None:
             button.width = width
+        if one_line:
+            button.one_line = button.font_size
         self._in_use.append(button)
         return button
 
@@ -212,7 +218,7 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
             grid.add_widget(self._button(  # the race's controller when tapped, not when built
                 label, f"key {key}",
                 lambda m=method, v=value: getattr(self.actions, m)(v),
-                font_size=app.fs_small if key.startswith("up:") else app.fs_big))
+                font_size=app.fs_small if key.startswith("up:") else app.fs_big, one_line=True))
         self.add_widget(grid)
         if view.mode == "boost":
             self.add_widget(self._button(_("Cancel"), "boost cancel",
