@@ -139,8 +139,9 @@ def _unpaid(state: RaceState) -> list[ReactButton]:
     if len(short) == 1:
         detail = _("{card}: {heat} Heat").format(card=design_name(short[0]),
                                                  heat=DESIGNS[short[0]].heat)
-    else:
-        detail = _("{n} cards' Heat").format(n=len(short))
+    else:  # how many cards and the Heat they owe together (their names would not fit)
+        detail = _("{n} cards: {heat} Heat").format(
+            n=len(short), heat=sum(DESIGNS[design].heat for design in short))
     return [ReactButton("unpaid", _("Cannot pay"), detail=detail)]
 
 
