@@ -288,3 +288,77 @@ def test_every_choice_in_chinese_and_korean(ui, language: str) -> None:
         assert check_screen(app, f"{choice} {language} ruling") == []
         app.set_language("en")
         ui.pump(2)
+
+
+# --- the Sun's slipstream bonus and several cards unpaid, word for word in every language -------
+
+SUN_RACE = "weather-sun-sector-slipstream-plus-two"
+SUN_WORDS = {
+    "en": (("Slipstream +4", "with Sun +2"), ("Slipstream +2", "decline Sun +2"),
+           f"{RED} slipstreams behind {BLUE}: 4 more spaces, Sun bonus +2 taken; Speed "
+           "unchanged."),
+    "zh_TW": (("滑流 +4", "含晴天 +2"), ("滑流 +2", "放棄晴天 +2"),
+              f"{RED} 在 {BLUE} 後方滑流：多前進 4 格，含晴天加成 +2；速度不變。"),
+    "ko": (("슬립스트림 +4", "맑음 +2 포함"), ("슬립스트림 +2", "맑음 +2 안 받음"),
+           f"{RED}이(가) {BLUE} 뒤에서 슬립스트림: 맑음 보너스 +2 포함 4칸 더. 속도는 그대로."),
+}
+
+
+@pytest.mark.parametrize("language", sorted(SUN_WORDS))
+def test_the_suns_slipstream_bonus_in_words(ui, language: str) -> None:
+    """In a Sun weather sector the slipstream may take the Sun's +2 or decline it: both
+    buttons say which, and the ruling says it was taken, in the table's language."""
+    race = json.loads((SCENARIOS / f"{SUN_RACE}.json").read_text())["race"]
+    ui.app.set_language(language)
+    buttons = _buttons(_reach(ui, race))
+    taken, declined, ruling = SUN_WORDS[language]
+    assert (buttons["slipstream"].label, buttons["slipstream"].detail) == taken
+    assert (buttons["slipstream_plain:0"].label, buttons["slipstream_plain:0"].detail) == (
+        declined)
+    assert not buttons["slipstream"].why and not buttons["slipstream_plain:0"].why
+    _layout_ok(ui, f"sun {language}")
+    ui.player.press("react slipstream")
+    assert _actions(ui)[-2:] == (Slipstream("red", 0), EndTurn("red"))
+    assert ruling in _box_text(ui)
+
+
+UNPAID_WORDS = {
+    "en": ("Cannot pay", "2 cards: 4 Heat", "The engine cannot pay the Heat of 2 card(s)",
+           (f"{RED} cannot pay the 2 Heat of Wings 6: it resolves as a Stress card, a 2 is "
+            "flipped.",
+            f"{RED} cannot pay the 2 Heat of Turbocharger 7: it resolves as a Stress card, a 3 "
+            "is flipped.")),
+    "zh_TW": ("付不起熱度", "2 張卡：4 熱度", "引擎付不出 2 張卡的熱度",
+              (f"{RED} 付不起 尾翼 6 的 2 熱度：它當作壓力卡結算，翻出 2。",
+               f"{RED} 付不起 渦輪增壓器 7 的 2 熱度：它當作壓力卡結算，翻出 3。")),
+    "ko": ("열을 낼 수 없음", "카드 2장: 열 4", "엔진이 카드 2장의 열을 낼 수 없습니다",
+           (f"{RED}은(는) 윙 6의 열 2을(를) 낼 수 없습니다: 스트레스 카드로 처리하며 2이(가) "
+            "뒤집혔습니다.",
+            f"{RED}은(는) 터보차저 7의 열 2을(를) 낼 수 없습니다: 스트레스 카드로 처리하며 "
+            "3이(가) 뒤집혔습니다.")),
+}
+
+
+@pytest.mark.parametrize("language", sorted(UNPAID_WORDS))
+def test_several_cards_the_engine_cannot_pay_in_words(ui, language: str) -> None:
+    """Two upgrade cards whose Heat (2 + 2) the engine (1 Heat) cannot pay: one "Cannot pay"
+    saying how many cards and how much Heat; the keypad asks a flipped card for each, and
+    the rulings name each card and its flip, in the table's language."""
+    race = _race("unpaid")
+    race["cars"][0]["upgrades"] = ["wings-6", "turbo-7", "rpm-1"]
+    race["rounds"][0]["red"] = {"gear": 2, "cards": [{"upgrade": "wings-6"},
+                                                     {"upgrade": "turbo-7"}]}
+    ui.app.set_language(language)
+    unpaid = _buttons(_reach(ui, race))["unpaid"]
+    label, detail, prompt, rulings = UNPAID_WORDS[language]
+    assert (unpaid.label, unpaid.detail, unpaid.why) == (label, detail, "")
+    _layout_ok(ui, f"unpaid {language}")
+    ui.player.press("react unpaid")
+    view = ui.app.controller.view()
+    assert view.mode == "unpaid" and view.prompt.startswith(prompt), view.prompt
+    ui.player.press("key 2")
+    ui.player.press("key 3")
+    assert _actions(ui)[-1] == PayHeat("red", (2, 3))
+    shown = _box_text(ui)
+    for ruling in rulings:
+        assert ruling in shown, shown

@@ -368,6 +368,17 @@ def test_new_race_while_one_is_unfinished(ui, frames: int) -> None:
 
 
 @pytest.mark.parametrize("frames", [1, 2])
+def test_a_double_tap_on_menu_does_not_act_on_the_menu(ui, frames: int) -> None:
+    """Menu on the race screen opens the Start screen; the double tap's second touch, landing
+    a little below the first (on the "touch only" notice, which opens the Hardware check),
+    presses nothing there; a deliberate tap a moment later does."""
+    _start(ui)
+    assert ui.app.sm.current == "race"
+    _double_tap_changes_page(ui, "menu", frames, low=True)
+    assert ui.app.sm.current == "hwcheck"  # the deliberate tap: the notice under the finger
+
+
+@pytest.mark.parametrize("frames", [1, 2])
 def test_new_race_then_back(ui, frames: int) -> None:
     ui.player.press("new race")
     _double_tap_changes_page(ui, "back", frames)  # back to the start screen

@@ -45,7 +45,9 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
     ``parts``: ``tour`` (the screens, a two-driver race, modules, a season) and ``table``
     (:mod:`.table_shots`: six drivers and five Legends, every prompt in every language, as
     ``race6-<kind>-<language>.png``) and ``react`` (:mod:`.react_shots`: the React choices
-    of the rules' second pass, ``react-<choice>-<language>.png``)."""
+    of the rules' second pass, ``react-<choice>-<language>.png``; and :mod:`.busy_shots`: the
+    busiest React and card keypad, ``react-busy-<language>.png``,
+    ``keypad-upgrades[-flip]-<language>.png``)."""
     _headless_env()
     import tempfile
 
@@ -104,9 +106,11 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
             play_six(app, pump, pump, table_shot)
             play_legends(app, pump, pump, table_shot)
         if "react" in parts:
+            from .busy_shots import play_busy
             from .react_shots import play_react
 
             play_react(app, pump, pump, lambda kind: shot(kind, numbered=False))
+            play_busy(app, pump, pump, lambda kind: shot(kind, numbered=False))
     finally:
         app._stop()
     return shots

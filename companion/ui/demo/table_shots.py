@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .player import TablePlayer, tap_screen
+from .player import TAP_GAP_S, TablePlayer, tap_screen
 
 SIX = ("Maximilianus", "Bartholomew", "歐陽志明", "Konstantinos", "남궁민수", "Wilhelmina")
 """Six drivers' names: up to 12 letters, and Chinese and Korean names."""
@@ -77,9 +77,13 @@ class Photographer:
 
 
 def _tap_disabled(player: TablePlayer, name: str) -> None:
-    """A finger on a greyed-out key (it says why)."""
+    """A finger on a greyed-out key (it says why), at the scripted table's pace: at the
+    clock's own time, the tap after a quick switch of language would be the previous tap's
+    double tap, refused on the rebuilt keypad (the picture then showed no hint)."""
     widget = player.find(name)
-    tap_screen(*widget.to_window(*widget.center))
+    x, y = widget.to_window(*widget.center)
+    TablePlayer.last_tap += TAP_GAP_S
+    tap_screen(x, y, at=TablePlayer.last_tap)
 
 
 def play_six(app: Any, pump: Callable[[], None], frame: Callable[[], None],

@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.engine import STRESS, Boost, CarState, RaceState, Reveal, Upgrade, validate
 from companion.engine.garage import DESIGNS
-from companion.i18n import _
+from companion.i18n import N_, _
 
 from .race_view import RaceView
 from .words import design_name, render
@@ -252,6 +252,31 @@ def upgrade_keys(car: CarState, parsed: Parsed | None = None) -> list[tuple[str,
 
 # --- what the keypads show --------------------------------------------------------------------
 
+KEY_FAMILIES: dict[str, str] = {
+    "4 Wheel Drive": N_("4WD"), "Air Intake": N_("Intake"), "Cooling System": N_("Cooling"),
+    "Sponsorship": N_("Sponsor"), "Turbocharger": N_("Turbo"),
+}
+"""The card families whose names do not fit a keypad key (a quarter of the panel at
+800x480, on one line, in some language): the shorter name the key shows (a msgid). The
+entry and the prompts name the card in full (:func:`~.words.design_name`)."""
+
+
+def speeds_text(speeds: tuple[int, ...]) -> str:
+    """A card's speeds as short as they read: ``1-4`` for three or more in a row, else
+    ``1/3``."""
+    if len(speeds) >= 3 and list(speeds) == list(range(speeds[0], speeds[0] + len(speeds))):
+        return f"{speeds[0]}-{speeds[-1]}"
+    return "/".join(str(v) for v in speeds)
+
+
+def key_label(design_id: str) -> str:
+    """An upgrade or Sponsorship card's keypad key: its family (short) and speeds, e.g.
+    "Brakes 1-4", "Sponsor 5"."""
+    design = DESIGNS[design_id]
+    family = KEY_FAMILIES.get(design.family, design.family)
+    return f"{_(family)} {speeds_text(design.speeds)}".strip()
+
+
 
 def keypad_keys(car: CarState) -> list[tuple[str, str]]:
     """``(key, label)`` of the car's card keypad, in one fixed order for all its questions:
@@ -263,7 +288,7 @@ def keypad_keys(car: CarState) -> list[tuple[str, str]]:
                      - set(values))
     keys = [(str(v), str(v)) for v in values]
     keys.append((STRESS, _("Stress")))
-    keys += [(f"up:{design}", design_name(design)) for design in owned]
+    keys += [(f"up:{design}", key_label(design)) for design in owned]
     keys.append(("back", "<"))
     return keys
 

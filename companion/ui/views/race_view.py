@@ -76,6 +76,13 @@ class ReactButton:
     detail: str = ""
     """A second, smaller line under the label: what the choice takes or declines ("with
     Storm +2", "behind Ana", "Wings 6: 2 Heat")."""
+    series: str = ""
+    """The name of the run of amounts the choice belongs to ("Cooldown", "Slipstream"; the
+    run is the choices with the same series and detail), "" for none."""
+    amount: str = ""
+    """The choice within its run ("2", "+6"): a React with more choices than its panel holds
+    shows a long run as one row, its name and then one key per amount
+    (:func:`~companion.ui.views.react_layout.react_rows`)."""
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,8 @@ def _before(state: RaceState, stage: TurnStage) -> bool:
 
 def _cooldowns(state: RaceState, current: str) -> list[ReactButton]:
     car = state.car(current)
-    buttons = [ReactButton(f"cooldown:{amount}", _("Cooldown {n}").format(n=amount))
+    buttons = [ReactButton(f"cooldown:{amount}", _("Cooldown {n}").format(n=amount),
+                           series=_("Cooldown"), amount=str(amount))
                for amount in range(1, cooldown_limit(state, car) + 1)
                if validate(state, Cooldown(current, amount)) is None]
     if not buttons and not cooldown_allowed(state, car) and _before(state, TurnStage.COOLDOWN):
@@ -112,7 +113,8 @@ def _cooldowns(state: RaceState, current: str) -> list[ReactButton]:
 
 def _super_cools(state: RaceState, current: str) -> list[ReactButton]:
     car = state.car(current)
-    buttons = [ReactButton(f"super_cool:{amount}", _("Super cool {n}").format(n=amount))
+    buttons = [ReactButton(f"super_cool:{amount}", _("Super cool {n}").format(n=amount),
+                           series=_("Super cool"), amount=str(amount))
                for amount in range(1, super_cool_limit(state, car) + 1)
                if validate(state, SuperCool(current, amount)) is None]
     turn = state.turn
@@ -139,8 +141,9 @@ def _unpaid(state: RaceState) -> list[ReactButton]:
     if len(short) == 1:
         detail = _("{card}: {heat} Heat").format(card=design_name(short[0]),
                                                  heat=DESIGNS[short[0]].heat)
-    else:
-        detail = _("{n} cards' Heat").format(n=len(short))
+    else:  # how many cards and the Heat they owe together (their names would not fit)
+        detail = _("{n} cards: {heat} Heat").format(
+            n=len(short), heat=sum(DESIGNS[design].heat for design in short))
     return [ReactButton("unpaid", _("Cannot pay"), detail=detail)]
 
 
@@ -194,24 +197,29 @@ def _slipstreams(state: RaceState, current: str) -> list[ReactButton]:
     bonus = sector_slipstream_bonus(state, car)
     source = _(bonus_source(state, car.distance)) if bonus else ""
     buttons: list[ReactButton] = []
+    series = _("Slipstream")
+
+    def button(key: str, spaces: int, **more: str) -> ReactButton:
+        return ReactButton(key, _("Slipstream +{n}").format(n=spaces), series=series,
+                           amount=f"+{spaces}", **more)
+
     for extra in sorted(subset_sums(turn.slipstream_bonuses)):
         key = "slipstream" if extra == 0 else f"slipstream:{extra}"
         taken = validate(state, Slipstream(current, extra))
         plain_ok = bool(bonus) and validate(state, Slipstream(current, extra, False)) is None
         if not bonus:
             if taken is None:
-                buttons.append(ReactButton(key, _("Slipstream +{n}").format(n=base + extra)))
+                buttons.append(button(key, base + extra))
             continue
-        label = _("Slipstream +{n}").format(n=base + extra)
         with_bonus = _("with {source} +{bonus}").format(source=source, bonus=bonus)
         if taken is None:
-            buttons.append(ReactButton(key, label, detail=with_bonus))
+            buttons.append(button(key, base + extra, detail=with_bonus))
         elif plain_ok:  # the bonus alone is refused (it would cross the finish): say why
-            buttons.append(ReactButton(key, label, detail=with_bonus,
-                                       why=render(taken.reason, state)))
+            buttons.append(button(key, base + extra, detail=with_bonus,
+                                  why=render(taken.reason, state)))
         if plain_ok:
-            buttons.append(ReactButton(
-                f"slipstream_plain:{extra}", _("Slipstream +{n}").format(n=plain + extra),
+            buttons.append(button(
+                f"slipstream_plain:{extra}", plain + extra,
                 detail=_("decline {source} +{bonus}").format(source=source, bonus=bonus)))
     return buttons
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
     ListProperty,
+    NumericProperty,
     ObjectProperty,
     OptionProperty,
     StringProperty,
@@ -18,6 +20,8 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from .measure import READABLE_PX
+from .text_fit import FIT
 from .touch_gate import refused
 
 HINT_S = 4.0
@@ -33,6 +37,10 @@ class Btn(Button):  # type: ignore[misc]
     (it began before the prompt this button belongs to appeared) neither presses nor releases
     the button. Every button also refuses a touch that began before its screen (or the page of
     its screen) came up (:data:`~companion.ui.widgets.touch_gate.SCREEN_GATE`).
+    ``one_line``: when set (a font size), the text stays on one line: ``font_size`` is the
+    largest size up to ``one_line`` at which the text fits inside the button, and never below
+    :data:`~companion.ui.widgets.measure.READABLE_PX` (a keypad key: "스트레스" in a quarter
+    of the panel). 0: ``font_size`` as set.
     """
 
     test_name = StringProperty("")
@@ -40,8 +48,20 @@ class Btn(Button):  # type: ignore[misc]
     key = StringProperty("")
     why_disabled = StringProperty("")
     gate = ObjectProperty(None, allownone=True)
+    one_line = NumericProperty(0)
     action: Any = None
     """What a pooled button does on release (set by its panel)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name in ("one_line", "width", "text"):
+            self.fbind(name, self._fit_one_line)
+
+    def _fit_one_line(self, *_args: Any) -> None:
+        if not self.one_line:
+            return
+        # the text wraps at ``width - dp(8)`` (common.kv)
+        self.font_size = one_line_size(self.text, self.one_line, self.width - dp(8))
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
@@ -60,6 +80,21 @@ class Btn(Button):  # type: ignore[misc]
             self.state = "normal"
             return True
         return bool(super().on_touch_up(touch))
+
+
+def one_line_size(text: str, largest: float, room: float) -> float:
+    """The largest font size up to ``largest`` at which ``text`` fits on one line ``room``
+    pixels wide, never below :data:`~companion.ui.widgets.measure.READABLE_PX` (a text that
+    does not fit even then is a wording to shorten: the tests say which)."""
+    if room <= 0 or not text:
+        return largest
+    wide = max(FIT.width(line, largest) for line in text.split("\n"))
+    if wide <= room:
+        return largest
+    size = max(READABLE_PX, float(int(largest * room / wide)))
+    while size > READABLE_PX and max(FIT.width(line, size) for line in text.split("\n")) > room:
+        size -= 1
+    return size
 
 
 class Hint(Label):  # type: ignore[misc]

@@ -23,14 +23,14 @@ from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
-from kivy.utils import escape_markup
 
 from companion.i18n import _
 
-from ..views.race_view import KEYPAD_FAMILY, GearRow, RaceView, ReactButton
+from ..views.race_view import KEYPAD_FAMILY, GearRow, RaceView
 from .basic import Btn
 from .lookup import walk
 from .measure import READABLE_PX
+from .react_grid import ReactGrid
 from .text_fit import FIT
 from .touch_gate import PromptGate
 
@@ -38,9 +38,6 @@ MIN_NAME_FONT = READABLE_PX
 """A driver's name above its gear buttons shrinks no smaller (the readable floor)."""
 MIN_TAP = 48
 """The smallest touch target (px)."""
-TWO_LINES = 0.9
-"""The line height of a React button with a detail line: both lines inside 48 px (the CJK
-font's lines are tall)."""
 
 
 def button_height(app: Any) -> float:
@@ -54,15 +51,6 @@ def fit_font(label: Label, size: float, width: float) -> None:
     instead of the text being cut."""
     wanted = FIT.width(label.text, size) if label.text else 0
     label.font_size = max(MIN_NAME_FONT, size * width / wanted) if wanted > width > 0 else size
-
-
-def react_text(button: ReactButton, small: float) -> str:
-    """A React button's text (markup): its label, and under it its detail in the ``small``
-    size; two lines fit a 48 px button."""
-    text = escape_markup(button.label)
-    if button.detail:
-        text += f"\n[size={round(small)}]{escape_markup(button.detail)}[/size]"
-    return text
 
 
 class RacePanel(BoxLayout):  # type: ignore[misc]
@@ -84,6 +72,7 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         self._in_use: list[Btn] = []
         self._named: dict[str, Any] = {}
         """The panel's widgets by test name (found once per build, not on every input)."""
+        self.react_grid = ReactGrid(self)
 
     # --- building ---------------------------------------------------------------------------
 
@@ -125,11 +114,15 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
 
     def _button(self, text: str, name: str, action: Callable[[], Any], *,
                 role: str = "normal", font_size: float | None = None,
-                width: float | None = None, height: float | None = None) -> Btn:
-        """A button of the panel (from the pool when there is one), ``action`` on release."""
+                width: float | None = None, height: float | None = None,
+                one_line: bool = False) -> Btn:
+        """A button of the panel (from the pool when there is one), ``action`` on release;
+        ``one_line``: its text kept on one line, the font shrinking as far as it must
+        (``Btn.one_line``)."""
         app = App.get_running_app()
         if self._pool:
             button = self._pool.pop()
+            button.one_line = 0
         else:
             button = Btn(gate=self.gate)
             button.bind(on_release=lambda b: b.action())
@@ -149,6 +142,8 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         button.size_hint_x = None if width is not None else 1
         if width is not None:
             button.width = width
+        if one_line:
+            button.one_line = button.font_size
         self._in_use.append(button)
         return button
 
@@ -212,23 +207,14 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
             grid.add_widget(self._button(  # the race's controller when tapped, not when built
                 label, f"key {key}",
                 lambda m=method, v=value: getattr(self.actions, m)(v),
-                font_size=app.fs_small if key.startswith("up:") else app.fs_big))
+                font_size=app.fs_small if key.startswith("up:") else app.fs_big, one_line=True))
         self.add_widget(grid)
         if view.mode == "boost":
             self.add_widget(self._button(_("Cancel"), "boost cancel",
                                          lambda: self.actions.boost_cancel()))
 
     def _react(self, view: RaceView) -> None:
-        app = App.get_running_app()
-        cols = 2 if len(view.react) <= 8 else 3  # four rows of two fit at 800x480
-        grid = GridLayout(cols=cols, spacing=app.fs * 0.25, size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
-        for button_view in view.react:
-            grid.add_widget(self._button(
-                button_view.label, f"react {button_view.key}",
-                lambda k=button_view.key: self.actions.react(k),
-                role="accent" if button_view.key == "end" else "normal"))
-        self.add_widget(grid)
+        self.react_grid.build(view)
 
     # --- updating in place ------------------------------------------------------------------
 
@@ -253,15 +239,4 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
             button.text = text
             button.disabled = not enabled
             button.why_disabled = view.why(key)
-        for button_view in view.react:
-            button = by_name[f"react {button_view.key}"]
-            greyed = bool(button_view.why)
-            # Kivy draws a disabled label's text nearly invisible with markup or with a line
-            # height under 1: a greyed button shows both lines plain, in the smaller size
-            button.markup = not greyed
-            button.font_size = app.fs_small if greyed and button_view.detail else app.fs
-            button.text = (f"{button_view.label}\n{button_view.detail}".strip() if greyed
-                           else react_text(button_view, app.fs_small))
-            button.line_height = TWO_LINES if button_view.detail and not greyed else 1.0
-            button.disabled = greyed  # a tap says why (Btn)
-            button.why_disabled = button_view.why
+        self.react_grid.update(view)

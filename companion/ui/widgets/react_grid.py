@@ -1,0 +1,192 @@
+"""The React choices on the race screen's panel, laid out by
+:func:`~companion.ui.views.react_layout.react_rows`. A few choices are whole buttons in two
+columns, each with its label and, smaller under it, its detail ("with Sun +2"). A busy React
+(more choices than four rows of two) shows each long run of amounts as one row, its name then a
+key per amount ("Slipstream, with Sun +2: +4 +5 +6 +7"), and packs the other choices below,
+End turn last: two, three or one to a row, each as wide as its words need (a third, a half or
+the whole row), so every line stays whole. A choice the rules refuse here shows greyed and says
+why when tapped.
+
+The buttons are the panel's (pooled, gated to the prompt on show): ``panel`` is the
+:class:`~companion.ui.widgets.race_panel.RacePanel`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.utils import escape_markup
+
+from ..views.race_view import RaceView, ReactButton
+from ..views.react_layout import FEW, ReactRow, react_rows
+from .text_fit import FIT
+
+ROW_GAP = 0.15
+"""Between the rows of a busy React, in font sizes (the panel's own spacing is 0.25)."""
+ROW_UNITS = 6
+"""A packed row of a busy React is six units wide: a choice takes two (a third), three (a
+half) or six (the whole row), as its words need."""
+
+TWO_LINES = 0.9
+"""The line height of a React button with a detail line: both lines inside 48 px (the CJK
+font's lines are tall)."""
+
+
+def react_text(button: ReactButton, small: float) -> str:
+    """A React button's text (markup): its label, and under it its detail in the ``small``
+    size; two lines fit a 48 px button."""
+    return two_lines(button.label, button.detail, small)
+
+
+def two_lines(text: str, detail: str, small: float) -> str:
+    """``text`` and, under it in the ``small`` size, ``detail`` (markup)."""
+    shown = str(escape_markup(text))
+    if detail:
+        shown += f"\n[size={round(small)}]{escape_markup(detail)}[/size]"
+    return shown
+
+
+def units(button: ReactButton, room: float, spacing: float, size: float,
+          small: float) -> int:
+    """How much of a packed row ``button`` needs (:data:`ROW_UNITS`), for a row ``room`` px
+    wide: its label at ``size`` and its detail at ``small``, each on one line."""
+    need = FIT.width(button.label, size)
+    if button.detail:
+        need = max(need, FIT.width(button.detail, small))
+    need += dp(8) + 2  # the button's text inset (common.kv), and rounding
+    for share in (2, 3):
+        parts = ROW_UNITS // share
+        if need <= (room - spacing * (parts - 1)) / parts:
+            return share
+    return ROW_UNITS
+
+
+def pack(shares: list[int]) -> list[list[int]]:
+    """The indexes of ``shares`` row by row, in order: a row takes the next one while they
+    fit in :data:`ROW_UNITS`."""
+    rows: list[list[int]] = []
+    used = ROW_UNITS
+    for index, share in enumerate(shares):
+        if used + share > ROW_UNITS:
+            rows.append([])
+            used = 0
+        rows[-1].append(index)
+        used += share
+    return rows
+
+
+class ReactGrid:
+    """Builds the React choices into ``panel`` and updates them in place."""
+
+    def __init__(self, panel: Any) -> None:
+        self.panel = panel
+        self.in_runs: frozenset[str] = frozenset()
+        """The choices shown as a key of a run (their text is their amount)."""
+        self._whole: list[tuple[ReactButton, Any]] = []
+        """A busy React's whole choices and their buttons, packed into rows by width."""
+        self._rows: list[BoxLayout] = []
+        self._box: BoxLayout | None = None
+        """A busy React's rows."""
+        self._packed_for = 0.0
+        panel.bind(width=self._width_changed)
+
+    def build(self, view: RaceView) -> None:
+        app = App.get_running_app()
+        runs, whole = react_rows(view.react)
+        self.in_runs = frozenset(b.key for row in runs for b in row.buttons)
+        self._whole, self._rows, self._box = [], [], None
+        if len(view.react) <= FEW:
+            grid = GridLayout(cols=2, spacing=app.fs * 0.25, size_hint_y=None)
+            grid.bind(minimum_height=grid.setter("height"))
+            for button in whole:
+                grid.add_widget(self._button(button, button.label))
+            self.panel.add_widget(grid)
+            return
+        # the rows a little closer than the panel's own spacing: five rows of 48 px fit under
+        # a two-line prompt at 800x480 (tests/ui/test_react_busy.py)
+        box = self._box = BoxLayout(orientation="vertical", size_hint_y=None,
+                                    spacing=max(2.0, app.fs * ROW_GAP))
+        box.bind(minimum_height=box.setter("height"))
+        for row in runs:
+            box.add_widget(self._run(row))
+        self._whole = [(button, self._button(button, button.label)) for button in whole]
+        self._pack()
+        self.panel.add_widget(box)
+
+    def _pack(self) -> None:
+        """(Re)pack a busy React's whole choices into rows for the panel's width."""
+        app = App.get_running_app()
+        box = self._box
+        assert box is not None
+        for row in self._rows:
+            row.clear_widgets()
+            box.remove_widget(row)
+        spacing = app.fs * 0.25
+        room = self.panel.width
+        self._packed_for = room
+        shares = [units(b, room, spacing, app.fs, app.fs_small) for b, _w in self._whole]
+        self._rows = []
+        for indexes in pack(shares):
+            row = BoxLayout(size_hint_y=None, height=self._whole[indexes[0]][1].height,
+                            spacing=spacing)
+            for index in indexes:
+                widget = self._whole[index][1]
+                widget.size_hint_x = shares[index]
+                row.add_widget(widget)
+            self._rows.append(row)
+            box.add_widget(row)
+
+    def _width_changed(self, _panel: Any, width: float) -> None:
+        shown = self._box is not None and self._box.parent is self.panel
+        if shown and abs(width - self._packed_for) > 0.5:
+            self._pack()
+
+    def _button(self, button: ReactButton, text: str) -> Any:
+        return self.panel._button(
+            text, f"react {button.key}", lambda k=button.key: self.panel.actions.react(k),
+            role="accent" if button.key == "end" else "normal")
+
+    def _run(self, row: ReactRow) -> BoxLayout:
+        """A run of amounts: its name (and the detail its amounts share), then their keys."""
+        app = App.get_running_app()
+        keys = [self._button(button, button.amount) for button in row.buttons]
+        line = BoxLayout(size_hint_y=None, height=keys[0].height, spacing=app.fs * 0.25)
+        caption = Label(text=two_lines(row.caption, row.detail, app.fs_small), markup=True,
+                        font_size=app.fs, color=app.c_fg, halign="left", valign="middle",
+                        line_height=TWO_LINES if row.detail else 1.0)
+        caption.bind(size=lambda w, s: setattr(w, "text_size", s))
+        caption.test_name = f"run {row.buttons[0].key}"
+        line.add_widget(caption)
+        amounts = BoxLayout(size_hint_x=2, spacing=app.fs * 0.25)
+        for key in keys:
+            amounts.add_widget(key)
+        line.add_widget(amounts)
+        return line
+
+    def update(self, view: RaceView) -> None:
+        """Same choices as last time: only their look, labels and reasons change."""
+        app = App.get_running_app()
+        named = self.panel._named
+        for button_view in view.react:
+            button = named[f"react {button_view.key}"]
+            greyed = bool(button_view.why)
+            button.disabled = greyed  # a tap says why (Btn)
+            button.why_disabled = button_view.why
+            if button_view.key in self.in_runs:
+                button.markup = False
+                button.font_size = app.fs
+                button.line_height = 1.0
+                button.text = button_view.amount
+                continue
+            # Kivy draws a disabled label's text nearly invisible with markup or with a line
+            # height under 1: a greyed button shows both lines plain, in the smaller size
+            button.markup = not greyed
+            button.font_size = app.fs_small if greyed and button_view.detail else app.fs
+            button.text = (f"{button_view.label}\n{button_view.detail}".strip() if greyed
+                           else react_text(button_view, app.fs_small))
+            button.line_height = TWO_LINES if button_view.detail and not greyed else 1.0
