@@ -121,6 +121,34 @@ def test_the_corner_a_ruling_names_is_on_the_map(ui) -> None:
     assert named <= set(app.sm.current_screen.ids.map.corner_labels)
 
 
+@pytest.mark.ui
+def test_the_track_is_drawn_once_taps_redraw_only_the_cars(ui, monkeypatch) -> None:
+    """Placing the words costs more than the cars: the track (and its words) is drawn when the
+    track, size, text size or theme change, never on a tap; a theme change redraws it at
+    once (not at the next tap)."""
+    from companion.ui.widgets.track_map import TrackMap
+
+    drawn: list[str] = []
+    render = TrackMap._render_track
+    monkeypatch.setattr(TrackMap, "_render_track",
+                        lambda self, state, app: drawn.append(app.theme_name)
+                        or render(self, state, app))
+    _race(ui, "espana")
+    assert drawn == ["dark"]
+    track_map = ui.app.sm.current_screen.ids.map
+    placed = dict(track_map.space_labels)
+    for _ in range(30):
+        ui.player.step()
+    ui.pump(2)
+    assert drawn == ["dark"], "a tap redrew the track"
+    ui.app.set_theme("light")
+    ui.pump(2)
+    assert drawn == ["dark", "light"]
+    assert track_map.space_labels == placed  # the same places in every theme
+    ui.app.set_theme("dark")
+    ui.pump(2)
+
+
 # --- the words on the map: clear of the track, of each other and of the edges -----------------
 #
 # Read back from what the map drew (its offscreen canvas's instructions, by ``map_probe.py``)

@@ -167,7 +167,8 @@ class Clearance:
 
 
 class Centres:
-    """Space centres in a grid: is any other space nearer a spot than its own?"""
+    """Points (space centres, or the band's centre line) in a grid: is any other space nearer
+    a spot than its own? is any point near a box?"""
 
     def __init__(self, points: Iterable[Point], cell: float) -> None:
         self.cell = cell
@@ -186,3 +187,15 @@ class Centres:
                     if index != space and math.dist(spot, p) <= reach:
                         return False
         return True
+
+    def any_near(self, box: Box, distance: float) -> bool:
+        """Some point lies within ``distance`` of ``box``."""
+        c = self.cell
+        for i in range(math.floor((box[0] - distance) / c),
+                       math.floor((box[2] + distance) / c) + 1):
+            for j in range(math.floor((box[1] - distance) / c),
+                           math.floor((box[3] + distance) / c) + 1):
+                for _index, p in self._grid.get((i, j), ()):
+                    if point_box(p, box) < distance:
+                        return True
+        return False

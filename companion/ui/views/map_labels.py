@@ -156,7 +156,11 @@ class TrackSpots:
         band = geometry.band
         self.legs = Clearance(cell=max(8.0, geometry.band))
         """The band again, each piece owned by its space (to tell other legs from one's own)."""
-        for index, (a, b) in enumerate(pairs(geometry.path(_STEPS))):
+        path = geometry.path(_STEPS)
+        self._path = Centres(path, cell=max(8.0, band))
+        """The band's centre line: a box near one of its points is on the band (a quick
+        no before the exact test)."""
+        for index, (a, b) in enumerate(pairs(path)):
             self.track.add_segment(a, b, band / 2, TRACK)
             self.legs.add_segment(a, b, band / 2, index // _STEPS + 1)
         for line_after in corner_lines:  # owned by their corner: its marker may touch it
@@ -175,6 +179,11 @@ class TrackSpots:
         r = self.geometry.band * reach
         self.track.add_segment((x - nx * r, y - ny * r), (x + nx * r, y + ny * r), half_width,
                                owner)
+
+    def _clear(self, box: Box, ignore: frozenset[int] = frozenset()) -> bool:
+        """Nothing drawn before the words comes within the gap of ``box``."""
+        return (not self._path.any_near(box, self.geometry.band / 2)
+                and self.track.box_clear(box, self.gap, ignore))
 
     def _inside(self, box: Box) -> bool:
         b = self.bounds
@@ -233,7 +242,7 @@ class TrackSpots:
             seen.add(box)
             return (self._inside(box) and point_box(anchor, box) <= reach
                     and self.centres.nearest_is(_middle(box), space, anchor)
-                    and self.track.box_clear(box, self.gap))
+                    and self._clear(box))
 
         beside = self._beside(anchor, g.left(space), g.direction(space), (g.inside, -g.inside),
                               _SPACE_TURNS, _SPACE_STEPS, height, width, height)
@@ -284,8 +293,7 @@ class TrackSpots:
         anchor, _normal = self.geometry.line_after(line_after)
         seen: set[Box] = set()
         for box in self._marker_boxes(line_after, width, height):
-            if box not in seen and self._inside(box) and self.track.box_clear(box, self.gap,
-                                                                              mine):
+            if box not in seen and self._inside(box) and self._clear(box, mine):
                 seen.add(box)
                 place = self._marker(line_after, box)
                 if self._leader_clear(place, self.track, mine):
@@ -294,7 +302,7 @@ class TrackSpots:
                             key=lambda b: math.dist(_middle(b), anchor))
         crossing = []
         for box in near:
-            if self.track.box_clear(box, self.gap, mine):
+            if self._clear(box, mine):
                 place = self._marker(line_after, box)
                 if self._leader_clear(place, self.track, mine):
                     yield place, False

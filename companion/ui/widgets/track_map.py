@@ -161,6 +161,9 @@ class TrackMap(Widget):  # type: ignore[misc]
         self._trigger = Clock.create_trigger(self.redraw, -1)  # once, before the next frame
         self.bind(pos=self._trigger, size=self._trigger, state=self._trigger,
                   current=self._trigger, moved=self._trigger)
+        app = App.get_running_app()
+        if app is not None:  # a new theme or text size redraws the track at once
+            app.bind(theme_name=self._restyle, fs=self._restyle)
         self.marker_positions: dict[str, tuple[float, float]] = {}
         self.corner_labels: dict[int, tuple[float, float]] = {}
         """Corner number -> where its badge is (for the tests)."""
@@ -175,6 +178,9 @@ class TrackMap(Widget):  # type: ignore[misc]
         self.texts: list[tuple[str, float]] = []
         """Every text drawn on the track (corner numbers and limits, space numbers) and its
         size in px (the tests check it is readable)."""
+
+    def _restyle(self, *_args: Any) -> None:
+        self._trigger()
 
     def _fit(self, track: Track) -> MapGeometry:
         app = App.get_running_app()
