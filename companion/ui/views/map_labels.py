@@ -190,16 +190,19 @@ class TrackSpots:
         return box[0] >= b[0] and box[1] >= b[1] and box[2] <= b[2] and box[3] <= b[3]
 
     def _beside(self, anchor: Point, normal: Point, along: Point, sides: tuple[float, ...],
-                turns: tuple[float, ...], steps: Iterable[float], step_px: float,
-                width: float, height: float) -> Iterator[Box]:
-        """Boxes beside ``anchor``: for each distance beyond the band, each side, each turn."""
-        for step in steps:
-            for side in sides:
-                for turn in turns:
-                    dx, dy = _turned((normal[0] * side, normal[1] * side), along, turn)
-                    off = (self.geometry.band / 2 + self.gap + _support((dx, dy), width, height)
-                           + step * step_px)
-                    yield _box((anchor[0] + dx * off, anchor[1] + dy * off), width, height)
+                turns: tuple[float, ...], steps: Sequence[float], step_px: float,
+                width: float, height: float, keep_side: int = 0) -> Iterator[Box]:
+        """Boxes beside ``anchor``: for each distance beyond the band, each side, each turn;
+        the first ``keep_side`` distances on the first side before any on the other."""
+        order = ([(side, step) for side in sides for step in steps[:keep_side]]
+                 + [(side, step) for step in steps[keep_side:] for side in sides])
+        for side, step in order:
+            for turn in turns:
+                dx, dy = _turned((normal[0] * side, normal[1] * side), along, turn)
+                # (a pixel more: the box lands on whole pixels, the band curves)
+                off = (self.geometry.band / 2 + self.gap + 1.0
+                       + _support((dx, dy), width, height) + step * step_px)
+                yield _box((anchor[0] + dx * off, anchor[1] + dy * off), width, height)
 
     def _around(self, anchor: Point, width: float, height: float, reach: float,
                 step: float, key: Callable[[Box], float], least: float = 0.0) -> list[Box]:
@@ -285,7 +288,7 @@ class TrackSpots:
         along = (normal[1], -normal[0])
         # line_after's normal points left of travel, as MapGeometry.left does: outside first
         return self._beside(anchor, normal, along, (-g.inside, g.inside), _CORNER_TURNS,
-                            _CORNER_STEPS, height, width, height)
+                            _CORNER_STEPS, height, width, height, keep_side=3)
 
     def _marker_spots(self, line_after: int, width: float,
                       height: float) -> Iterator[tuple[CornerPlace, bool]]:
