@@ -28,7 +28,6 @@ checks them against the words placed so far (:class:`LabelPlanner`). A text's bo
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -68,7 +67,7 @@ _STEPS = 4
 """Points per space of the band's centre line."""
 _OWN = 3
 """A space's number may come near the band this many spaces either side of it ..."""
-_APART_EM = 0.6
+_APART_EM = 1.2
 """... and, if it can, no nearer than this many text heights to any other leg."""
 
 
@@ -255,16 +254,17 @@ class TrackSpots:
                                     key=lambda b: point_box(anchor, b),
                                     least=g.band / 2 + self.gap)
 
-        # Clear of other legs first (not wedged between two, reading as either's), then any.
+        # Beside the space clear of other legs first (not wedged between two, reading as
+        # either's), then beside it anyway, then anywhere around it.
         near = frozenset((space - 1 + k) % g.spaces + 1 for k in range(-_OWN, _OWN + 1))
         wedged: list[Box] = []
-        for box in itertools.chain(beside, grid()):
-            if fits(box):
-                if self.legs.box_clear(box, self.gap + _APART_EM * height, near):
-                    yield box
-                else:
-                    wedged.append(box)
+        for box in filter(fits, beside):
+            if self.legs.box_clear(box, self.gap + _APART_EM * height, near):
+                yield box
+            else:
+                wedged.append(box)
         yield from wedged
+        yield from filter(fits, grid())
 
     # --- corner markers --------------------------------------------------------------------
 
