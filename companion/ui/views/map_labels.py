@@ -60,8 +60,9 @@ _SPACE_TURNS = (0.0, 25.0, -25.0, 50.0, -50.0)
 _SPACE_STEPS = (0.0, 0.25, 0.5, 0.75, 1.0)
 """How far beyond the band a space number may go, in text heights (up to MAX_GAP_EM)."""
 _CORNER_TURNS = (0.0, 20.0, -20.0, 40.0, -40.0, 60.0, -60.0, 80.0, -80.0)
-_CORNER_STEPS = (0.0, 0.35, 0.7, 1.05, 1.4, 1.8, 2.2, 2.7, 3.2)
-"""How far beyond the band a corner marker may go, in marker heights."""
+_CORNER_STEPS = (0.0, 0.35, 0.7, 1.05)
+"""How far beyond the band a corner marker goes first, in marker heights (then the nearest
+clear spot around its line)."""
 _ATTEMPTS = 3
 _STEPS = 4
 """Points per space of the band's centre line."""
@@ -162,11 +163,13 @@ class TrackSpots:
         for index, (a, b) in enumerate(pairs(path)):
             self.track.add_segment(a, b, band / 2, TRACK)
             self.legs.add_segment(a, b, band / 2, index // _STEPS + 1)
-        for line_after in corner_lines:  # owned by their corner: its marker may touch it
+        corners = set(corner_lines)
+        for line_after in sorted(corners):  # owned by their corner: its marker may touch it
             self._add_line(line_after, CORNER_LINE, CORNER_LINE_WIDTH, owner=line_after)
         self._add_line(geometry.spaces, FINISH_LINE, FINISH_LINE_WIDTH, owner=TRACK)
         for space in range(1, geometry.spaces + 1):  # the space boundaries, across the band
-            self._add_line(space, 0.5, 1.0, owner=TRACK)
+            # (under a Corner Line, the boundary is its corner's too)
+            self._add_line(space, 0.5, 1.0, owner=space if space in corners else TRACK)
         steps = sorted(math.dist(geometry.centre(s), geometry.centre(s + 1))
                        for s in range(1, geometry.spaces + 1))
         self.centres = Centres(geometry.centres, cell=max(8.0, steps[len(steps) // 2] * 2))
@@ -198,9 +201,8 @@ class TrackSpots:
         for side, step in order:
             for turn in turns:
                 dx, dy = _turned((normal[0] * side, normal[1] * side), along, turn)
-                # (a pixel more: the box lands on whole pixels, the band curves)
-                off = (self.geometry.band / 2 + self.gap + 1.0
-                       + _support((dx, dy), width, height) + step * step_px)
+                off = (self.geometry.band / 2 + self.gap + _support((dx, dy), width, height)
+                       + step * step_px)
                 yield _box((anchor[0] + dx * off, anchor[1] + dy * off), width, height)
 
     def _around(self, anchor: Point, width: float, height: float, reach: float,
