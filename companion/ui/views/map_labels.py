@@ -12,7 +12,8 @@ across it, of each other and of the map's edges.
    crossing only the track (a thin line over the band; never over a word or a marker).
 2. **Space numbers**, the corner spaces' first (the rulings name them), then every fifth:
    beside the space, inside the loop first, then the other side, a little further out or
-   turned along the track, else the clear spot nearest the band of all around it; never
+   turned along the track (where it is not wedged against another leg of the track, if it
+   can), else the clear spot nearest the band of all around it; never
    nearer another space's centre than its own (it would read as that space's number) and
    never more than :data:`MAX_GAP_EM` text heights off the band. A number with no clear spot
    is left out.
@@ -64,8 +65,8 @@ _CORNER_STEPS = (0.0, 0.35, 0.7, 1.05)
 """How far beyond the band a corner marker goes first, in marker heights (then the nearest
 clear spot around its line)."""
 _ATTEMPTS = 3
-_STEPS = 4
-"""Points per space of the band's centre line."""
+BAND_STEPS = 4
+"""Points per space of the band's centre line (:meth:`MapGeometry.path`), as drawn."""
 _OWN = 3
 """A space's number may come near the band this many spaces either side of it ..."""
 _APART_EM = 1.2
@@ -156,13 +157,13 @@ class TrackSpots:
         band = geometry.band
         self.legs = Clearance(cell=max(8.0, geometry.band))
         """The band again, each piece owned by its space (to tell other legs from one's own)."""
-        path = geometry.path(_STEPS)
+        path = geometry.path(BAND_STEPS)
         self._path = Centres(path, cell=max(8.0, band))
         """The band's centre line: a box near one of its points is on the band (a quick
         no before the exact test)."""
         for index, (a, b) in enumerate(pairs(path)):
             self.track.add_segment(a, b, band / 2, TRACK)
-            self.legs.add_segment(a, b, band / 2, index // _STEPS + 1)
+            self.legs.add_segment(a, b, band / 2, index // BAND_STEPS + 1)
         corners = set(corner_lines)
         for line_after in sorted(corners):  # owned by their corner: its marker may touch it
             self._add_line(line_after, CORNER_LINE, CORNER_LINE_WIDTH, owner=line_after)

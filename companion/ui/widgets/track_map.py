@@ -4,15 +4,19 @@ The shape comes from :mod:`companion.ui.views.track_shapes` (the centre of every
 measured on the board; a stadium for a track without an outline). Drawn: the track band, every
 space boundary, the Race Line in its lane sector by sector (the track's ``race_line_lane``), the
 finish line, each Corner Line with its **number** as the rulings say it ("corner 2", a filled
-square) and its **speed limit** (a ring, as on a road sign), the **space numbers** every fifth
-space and at every corner (as the rulings say "space 23"), and every car on its space and spot:
-a disc for a driver, a square for a Legend, a ring around the car whose turn it is and a halo
-around the cars the last input moved (``moved``).
+square) and its **speed limit** (a ring, as on a road sign), the **space numbers** at every
+corner and every fifth space (as the rulings say "space 23"), and every car on its space and
+spot: a disc for a driver, a square for a Legend, a ring around the car whose turn it is and a
+halo around the cars the last input moved (``moved``). Where the markers and numbers go is
+:func:`companion.ui.views.map_labels.plan_labels`'s: clear of the track and of each other, a
+number left out rather than drawn over something.
 
 The track (a few hundred canvas instructions) is drawn once into an :class:`~kivy.graphics.Fbo`
-and shown as one textured rectangle, redrawn only when the size, track or theme change: every
-frame then costs one quad plus the car markers, which keeps a tap's frame short on software GL
-(llvmpipe) and cheap on the Pi's GPU.
+and shown as one textured rectangle, redrawn only when the size, track, theme or text size
+change (at once, not at the next tap); the words' places are kept per track, size and text
+size, so a theme change does not work them out again. Every frame then costs one quad plus the
+car markers, which keeps a tap's frame short on software GL (llvmpipe) and cheap on the Pi's
+GPU (``bench/map.py``).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from kivy.uix.widget import Widget
 from companion.engine import RaceState, Track
 
 from ..views.map_labels import (
+    BAND_STEPS,
     CORNER_LINE,
     CORNER_LINE_WIDTH,
     FINISH_LINE,
@@ -233,7 +238,7 @@ class TrackMap(Widget):  # type: ignore[misc]
 
     def _band(self, geometry: MapGeometry, app: Any) -> None:
         """The track: a thick closed line along the smooth centre line."""
-        path = geometry.path(4)
+        path = geometry.path(BAND_STEPS)
         Color(*app.c_track)
         Line(points=[v for point in path for v in point], width=geometry.band / 2, close=True,
              joint="round", cap="none")
