@@ -4,8 +4,15 @@ in the race order; and each track in its own shape, not one oval for all."""
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -77,13 +84,10 @@ def test_the_map_numbers_corners_and_spaces_and_places_every_car(ui, track_id: s
     geometry = track_map.geometry
     assert geometry is not None
     assert sorted(track_map.corner_labels) == list(range(1, len(track.corners) + 1))
-    assert sorted(track_map.space_labels) == labelled_spaces(track)
-    assert {s for s in range(5, track.spaces + 1, 5)} <= set(track_map.space_labels)
+    # Every number is drawn or left out (never both), the corner spaces' all drawn.
+    assert sorted([*track_map.space_labels, *track_map.spaces_left_out]) == sorted(
+        labelled_spaces(track))
     assert {c.line_after for c in track.corners} <= set(track_map.space_labels)
-    for number, corner in enumerate(track.corners, start=1):
-        (x, y), _normal = geometry.line_after(corner.line_after)
-        cx, cy = track_map.corner_labels[number]
-        assert math.dist((x, y), (cx, cy)) < geometry.band * 3.5  # beside its line
     for cx, cy in [*track_map.corner_labels.values(), *track_map.space_labels.values()]:
         assert track_map.x <= cx <= track_map.right and track_map.y <= cy <= track_map.top
     for _ in range(12):  # a few moves, then every car where the engine has it
@@ -115,3 +119,334 @@ def test_the_corner_a_ruling_names_is_on_the_map(ui) -> None:
         ui.player.step()
     assert named
     assert named <= set(app.sm.current_screen.ids.map.corner_labels)
+
+
+@pytest.mark.ui
+def test_the_track_is_drawn_once_taps_redraw_only_the_cars(ui, monkeypatch) -> None:
+    """Placing the words costs more than the cars: the track (and its words) is drawn when the
+    track, size, text size or theme change, never on a tap; a theme change redraws it at
+    once (not at the next tap)."""
+    from companion.ui.widgets.track_map import TrackMap
+
+    drawn: list[str] = []
+    render = TrackMap._render_track
+    monkeypatch.setattr(TrackMap, "_render_track",
+                        lambda self, state, app: drawn.append(app.theme_name)
+                        or render(self, state, app))
+    _race(ui, "espana")
+    assert drawn == ["dark"]
+    track_map = ui.app.sm.current_screen.ids.map
+    placed = dict(track_map.space_labels)
+    for _ in range(30):
+        ui.player.step()
+    ui.pump(2)
+    assert drawn == ["dark"], "a tap redrew the track"
+    ui.app.set_theme("light")
+    ui.pump(2)
+    assert drawn == ["dark", "light"]
+    assert track_map.space_labels == placed  # the same places in every theme
+    ui.app.set_theme("dark")
+    ui.pump(2)
+
+
+# --- the words on the map: clear of the track, of each other and of the edges -----------------
+#
+# Read back from what the map drew (its offscreen canvas's instructions, by ``map_probe.py``)
+# at 800x480 and 1280x720 with six cars, on every bundled track, in en, zh_TW and ko. A text's
+# box is its ink (the texture's inked pixels where the rectangle draws them).
+
+PROBE = Path(__file__).with_name("map_probe.py")
+REPO = Path(__file__).resolve().parents[2]
+SIZES = ("800x480", "1280x720")
+CLEAR = 1.0
+"""Pixels that must separate a text from anything else drawn."""
+NEAR_EM = 1.5
+"""A space number's ink lies within this many of its own heights of its space's band edge."""
+LEADER_EM = 5.0
+"""A corner marker away from its Corner Line is joined to it by a leader at most this many
+marker heights long."""
+
+Box = tuple[float, float, float, float]
+
+
+def _box_gap(a: Box, b: Box) -> float:
+    return math.hypot(max(a[0] - b[2], b[0] - a[2], 0.0), max(a[1] - b[3], b[1] - a[3], 0.0))
+
+
+def _point_box(p, box: Box) -> float:
+    return math.hypot(max(box[0] - p[0], 0.0, p[0] - box[2]),
+                      max(box[1] - p[1], 0.0, p[1] - box[3]))
+
+
+def _point_segment(p, a, b) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy or 1e-12
+    t = min(1.0, max(0.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
+
+
+def _cross(a, b, c, d) -> bool:
+    """Segments ab and cd cross (or touch)."""
+    def side(p, q, r) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    return (side(a, b, c) * side(a, b, d) <= 0) and (side(c, d, a) * side(c, d, b) <= 0)
+
+
+def _segment_box(a, b, box: Box) -> float:
+    """Distance from a segment to a box: 0 if it has a point inside the box or crosses a
+    side, else the least of its ends' distances to the box and the box's corners' to it."""
+    corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+    if _point_box(a, box) == 0.0 or _point_box(b, box) == 0.0 or any(
+            _cross(a, b, corners[i], corners[(i + 1) % 4]) for i in range(4)):
+        return 0.0
+    return min(_point_box(a, box), _point_box(b, box),
+               *(_point_segment(c, a, b) for c in corners))
+
+
+def _inside(inner: Box, outer: Box, slack: float = 0.01) -> bool:
+    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack
+            and inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack)
+
+
+def _grown(box: Box, by: float) -> Box:
+    return box[0] - by, box[1] - by, box[2] + by, box[3] + by
+
+
+def _in_ring(box: Box, ellipse: Box, line: float) -> bool:
+    """The box's corners lie inside the ellipse's line (drawn ``line`` either side)."""
+    cx, cy = _centre(ellipse)
+    a = (ellipse[2] - ellipse[0]) / 2 - line
+    b = (ellipse[3] - ellipse[1]) / 2 - line
+    return all(((x - cx) / a) ** 2 + ((y - cy) / b) ** 2 <= 1.0
+               for x in (box[0], box[2]) for y in (box[1], box[3]))
+
+
+def _centre(box: Box) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _segments(line: dict) -> list[tuple[list[float], list[float]]]:
+    points = line["points"]
+    pairs = list(zip(points, points[1:], strict=False))
+    if line["closed"]:
+        pairs.append((points[-1], points[0]))
+    return pairs
+
+
+def _line_gap(line: dict, box: Box) -> float:
+    """How far ``box`` is from the stroke of ``line`` (negative: it overlaps the stroke)."""
+    reach = line["half_width"]
+    grown = (box[0] - reach - 5, box[1] - reach - 5, box[2] + reach + 5, box[3] + reach + 5)
+    near = [(a, b) for a, b in _segments(line)
+            if _box_gap((min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])),
+                        grown) == 0.0]
+    return min((_segment_box(a, b, box) for a, b in near), default=math.inf) - reach
+
+
+def map_problems(drawn: dict, expected_spaces: set[int], corner_spaces: set[int]) -> list[str]:
+    """Everything wrong with the words of one map as drawn (see the section's comment)."""
+    from companion.ui.widgets.measure import READABLE_PX
+
+    problems: list[str] = []
+    where = f"{drawn['track']} {drawn['size']} {drawn['language']}"
+    widget: Box = tuple(drawn["map"])
+    band = max((line for line in drawn["lines"] if line["closed"]),
+               key=lambda line: line["half_width"])
+    lines = drawn["lines"]
+    corners = drawn["corners"]
+    squares, discs = drawn["squares"], drawn["discs"]
+    # Every corner has its marker: a square with its number, a ring with its limit.
+    if not (len(squares) == len(discs) == len(drawn["circles"]) == len(corners)):
+        return [f"{where}: {len(corners)} corners but {len(squares)} squares, {len(discs)} "
+                f"rings"]
+    rings = [_grown(r["box"], r["half_width"]) for r in drawn["circles"]]
+    ring_lines = [r["half_width"] for r in drawn["circles"]]
+    markers = [(s, d, r) for s, d, r in zip(squares, discs, rings, strict=True)]
+    marker_texts: dict[int, list[int]] = {}
+    numbers: list[int] = []
+    texts = drawn["texts"]
+    for index, text in enumerate(texts):
+        owner = [m for m, shapes in enumerate(markers)
+                 if any(_inside(text["box"], shape) for shape in shapes[:2])]
+        if owner:
+            marker_texts.setdefault(owner[0], []).append(index)
+        else:
+            numbers.append(index)
+    for number, corner in enumerate(corners, start=1):
+        square, disc, _ring = markers[number - 1]
+        owned = [texts[i] for i in marker_texts.get(number - 1, [])]
+        if [t["text"] for t in owned if _inside(t["box"], square)] != [str(number)]:
+            problems.append(f"{where}: corner {number}'s square does not read {number}")
+        if [t["text"] for t in owned if _inside(t["box"], disc)] != [str(corner["limit"])]:
+            problems.append(f"{where}: corner {number}'s ring does not read {corner['limit']}")
+        for text in owned:
+            if _inside(text["box"], disc) and not _in_ring(text["box"], disc,
+                                                           ring_lines[number - 1]):
+                problems.append(f"{where}: corner {number}'s limit touches its ring")
+    # Everything inside the widget, no text under the readable size.
+    for shape in [*squares, *discs, *rings, *(t["box"] for t in texts)]:
+        if not _inside(shape, widget):
+            problems.append(f"{where}: {shape} is outside the map {widget}")
+    if min(drawn["font_sizes"]) < READABLE_PX:
+        problems.append(f"{where}: a map text at {min(drawn['font_sizes'])} px")
+    # Markers clear of the band and of each other.
+    for m, shapes in enumerate(markers):
+        for shape in shapes:
+            if _line_gap(band, shape) < 0:
+                problems.append(f"{where}: corner {m + 1}'s marker is on the track")
+        for other in markers[m + 1:]:
+            if any(_box_gap(a, b) == 0.0 for a in shapes for b in other):
+                problems.append(f"{where}: corner {m + 1}'s marker touches another")
+    # Each marker on its Corner Line's end, or joined to it by a short leader.
+    for number, corner in enumerate(corners, start=1):
+        shapes = markers[number - 1]
+        middle = corner["middle"]
+        marker: Box = (min(s[0] for s in shapes), min(s[1] for s in shapes),
+                       max(s[2] for s in shapes), max(s[3] for s in shapes))
+        height = shapes[0][3] - shapes[0][1]
+        line_end = drawn["band"] * 0.75
+        if _point_box(middle, marker) <= line_end + 3:
+            continue
+        joined = [line for line in lines if not line["closed"] and len(line["points"]) == 2
+                  and abs(math.dist(line["points"][0], middle) - line_end) < 1.5
+                  and _point_box(line["points"][1], marker) < 1.5
+                  and math.dist(*line["points"]) <= LEADER_EM * height]
+        if not joined:
+            problems.append(f"{where}: corner {number}'s marker is away from its line, "
+                            f"with no leader to it")
+    # No text over another text, over a marker (but its own), or over any line drawn.
+    for index, text in enumerate(texts):
+        box = text["box"]
+        label = f"{where}: text {text['text']!r} at {[round(v) for v in box]}"
+        for other in texts[index + 1:]:
+            if _box_gap(box, other["box"]) < CLEAR:
+                problems.append(f"{label} touches text {other['text']!r}")
+        own = next((m for m, idx in marker_texts.items() if index in idx), None)
+        for m, shapes in enumerate(markers):
+            if m != own and any(_box_gap(box, shape) < CLEAR for shape in shapes):
+                problems.append(f"{label} touches corner {m + 1}'s marker")
+        for line in lines:
+            if _line_gap(line, box) < CLEAR:
+                kind = "the track band" if line is band else "a line"
+                problems.append(f"{label} touches {kind}")
+    # Space numbers: the expected ones, once, each nearer its space than any other.
+    centres = drawn["centres"]
+    seen: set[int] = set()
+    for index in numbers:
+        text = texts[index]
+        space = int(text["text"])
+        label = f"{where}: number {space}"
+        if space not in expected_spaces or space in seen:
+            problems.append(f"{label} is not a space the map numbers, or drawn twice")
+            continue
+        seen.add(space)
+        middle = _centre(text["box"])
+        nearest = min(range(len(centres)), key=lambda i: math.dist(middle, centres[i])) + 1
+        if nearest != space:
+            problems.append(f"{label} is nearer space {nearest}'s centre than its own")
+        height = text["box"][3] - text["box"][1]
+        off = _point_box(centres[space - 1], text["box"]) - drawn["band"] / 2
+        if off > NEAR_EM * height:
+            problems.append(f"{label} is {off:.0f} px off the band (> {NEAR_EM} em)")
+    # A number left out had no clear spot; a corner space's, not even where an every-fifth
+    # number now is.
+    for space in sorted(expected_spaces - seen):
+        fifths = {i for i in numbers if int(texts[i]["text"]) not in corner_spaces}
+        blocking = [t["box"] for i, t in enumerate(texts)
+                    if not (space in corner_spaces and i in fifths)]
+        spot = _clear_spot(drawn, space, blocking, [*squares, *discs, *rings], lines,
+                           _ink_size(texts, numbers, len(str(space))))
+        if spot is not None:
+            problems.append(f"{where}: number {space} is left out, but {spot} is clear")
+    return problems
+
+
+SEARCH_CLEAR = 3.0
+"""A left-out number must have had no spot this clear of everything (the map's own search
+keeps 2 px on a 2 px grid: a spot 4 px clear is one it cannot have missed)."""
+SEARCH_EM = 0.9
+"""... within this many text heights of its space's band edge (the map looks further)."""
+
+
+def _ink_size(texts: list[dict], numbers: list[int], digits: int) -> tuple[float, float]:
+    """The largest ink of a drawn number of as many digits (of any, if there is none)."""
+    boxes = [texts[i]["box"] for i in numbers if len(texts[i]["text"]) == digits] or [
+        texts[i]["box"] for i in numbers]
+    return max(b[2] - b[0] for b in boxes), max(b[3] - b[1] for b in boxes)
+
+
+def _clear_spot(drawn: dict, space: int, texts: list[Box], shapes: list[Box],
+                lines: list[dict], size: tuple[float, float]) -> Box | None:
+    """A box of ``size`` by ``space`` (nearer its centre than any other space's by 3 px,
+    within SEARCH_EM of the band), inside the map and SEARCH_CLEAR px clear of ``texts``,
+    ``shapes`` and ``lines``, on a 1 px grid; None if there is none."""
+    width, height = size
+    centres = drawn["centres"]
+    own = centres[space - 1]
+    band = drawn["band"]
+    reach = band / 2 + SEARCH_EM * height
+    extent = reach + max(width, height)
+    others = [c for i, c in enumerate(centres, start=1)
+              if i != space and math.dist(c, own) < 3 * extent]
+    near = _grown((own[0] - extent, own[1] - extent, own[0] + extent, own[1] + extent),
+                  SEARCH_CLEAR + 10)
+    near_lines = [{"points": [a, b], "half_width": line["half_width"], "closed": False}
+                  for line in lines for a, b in _segments(line)
+                  if _box_gap(_grown((min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]),
+                                      max(a[1], b[1])), line["half_width"]), near) == 0.0]
+    near_boxes = [b for b in [*texts, *shapes] if _box_gap(b, near) == 0.0]
+    inside = _grown(tuple(drawn["map"]), -(1 + SEARCH_CLEAR))
+    for dx in range(-int(extent), int(extent) + 1):
+        for dy in range(-int(extent), int(extent) + 1):
+            left, bottom = round(own[0] + dx - width / 2), round(own[1] + dy - height / 2)
+            box = (left, bottom, left + width, bottom + height)
+            off = _point_box(own, box)
+            middle = _centre(box)
+            if (off - band / 2 > reach - band / 2 or off < band / 2 + SEARCH_CLEAR
+                    or not _inside(box, inside)
+                    or any(math.dist(middle, c) < math.dist(middle, own) + 1 for c in others)
+                    or any(_box_gap(box, b) < SEARCH_CLEAR for b in near_boxes)
+                    or any(_line_gap(line, box) < SEARCH_CLEAR for line in near_lines)):
+                continue
+            return box
+    return None
+
+
+@pytest.fixture(scope="module")
+def drawn_maps() -> Iterator[dict[str, list[dict]]]:
+    with tempfile.TemporaryDirectory(prefix="heat-map-") as tmp:
+        env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1",
+                   KIVY_HOME=str(Path(tmp) / "kivy"), PYTHONPATH=str(REPO))
+        runs = {size: subprocess.Popen([sys.executable, str(PROBE), size], env=env, cwd=REPO,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       text=True)
+                for size in SIZES}
+        found: dict[str, list[dict]] = {}
+        for size, run in runs.items():
+            out, err = run.communicate(timeout=300)
+            assert run.returncode == 0, err[-3000:]
+            found[size] = [json.loads(line) for line in out.splitlines()
+                           if line.startswith("{")]
+        yield found
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("track", BUNDLED, ids=lambda t: t.id)
+def test_every_word_on_the_map_is_clear(drawn_maps, size: str, track) -> None:
+    """Every corner's marker drawn, reading its number and limit, clear of the track band
+    and of the other markers, on its Corner Line or joined to it by a short leader; no text
+    over another text, another marker, the band (any leg) or any line drawn; everything
+    inside the map; no text under the readable size; each space number nearer its own
+    space's centre than any other's and close to its band; a number left out only where no
+    clear spot was near it (for a corner space's number, not even where an every-fifth
+    number is)."""
+    maps = [d for d in drawn_maps[size] if d["track"] == track.id]
+    assert [d["language"] for d in maps] == ["en", "zh_TW", "ko"]
+    expected = set(labelled_spaces(track))
+    corner_spaces = {c.line_after for c in track.corners}
+    for drawn in maps:
+        problems = map_problems(drawn, expected, corner_spaces)
+        assert not problems, "\n".join(problems)
+

@@ -9,7 +9,8 @@ count differs, is drawn as a stadium.
 
 :func:`fit` places the centre line in a widget's rectangle; :class:`MapGeometry` answers where
 a space, its two spots, a Corner Line or a label go, so the map draws the cars where the rulings
-put them ("space 23, Race Line") and numbers the corners as the rulings do.
+put them ("space 23, Race Line"); :mod:`.map_labels` places the corners' markers and the space
+numbers beside it.
 """
 
 from __future__ import annotations
@@ -213,40 +214,6 @@ class MapGeometry:
                            + (-a + 3 * b - 3 * c + d) * t3)
                     for a, b, c, d in zip(p0, p1, p2, p3, strict=True)))
         return out
-
-    def clear_of_track(self, point: Point, radius: float) -> bool:
-        """True when a label of ``radius`` at ``point`` does not cover the track."""
-        limit = (self.band / 2 + radius) ** 2
-        px, py = point
-        return all((px - x) ** 2 + (py - y) ** 2 >= limit for x, y in self.path(2))
-
-    def label_at(self, space: int, radius: float, taken: list[tuple[Point, float]],
-                 prefer_inside: bool = True) -> Point:
-        """A spot for a round label of ``radius`` beside ``space`` (or the line after it when
-        ``space`` is a float ending in .5): off the track and clear of the labels in
-        ``taken`` if it can be, inside the loop first (or outside, ``prefer_inside=False``).
-        The spot is added to ``taken``."""
-        base = int(math.floor(space))
-        if space != base:
-            (x, y), (nx, ny) = self.line_after(base)
-        else:
-            x, y = self.centre(base)
-            nx, ny = self.left(base)
-        sides = (self.inside, -self.inside) if prefer_inside else (-self.inside, self.inside)
-        best: Point | None = None
-        for gap in (0.55, 0.8, 1.1, 1.5):
-            for side in sides:
-                off = (self.band / 2 + radius) * side + self.band * (gap - 0.55) * side
-                candidate = (x + nx * off, y + ny * off)
-                free = all(math.dist(candidate, p) >= r + radius for p, r in taken)
-                if free and self.clear_of_track(candidate, radius * 0.8):
-                    taken.append((candidate, radius))
-                    return candidate
-                if best is None:
-                    best = candidate
-        assert best is not None
-        taken.append((best, radius))
-        return best
 
 
 def fit(points: tuple[Point, ...], x: float, y: float, width: float, height: float,

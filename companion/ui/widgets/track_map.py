@@ -4,20 +4,25 @@ The shape comes from :mod:`companion.ui.views.track_shapes` (the centre of every
 measured on the board; a stadium for a track without an outline). Drawn: the track band, every
 space boundary, the Race Line in its lane sector by sector (the track's ``race_line_lane``), the
 finish line, each Corner Line with its **number** as the rulings say it ("corner 2", a filled
-square) and its **speed limit** (a ring, as on a road sign), the **space numbers** every fifth
-space and at every corner (as the rulings say "space 23"), and every car on its space and spot:
-a disc for a driver, a square for a Legend, a ring around the car whose turn it is and a halo
-around the cars the last input moved (``moved``).
+square) and its **speed limit** (a ring, as on a road sign), the **space numbers** at every
+corner and every fifth space (as the rulings say "space 23"), and every car on its space and
+spot: a disc for a driver, a square for a Legend, a ring around the car whose turn it is and a
+halo around the cars the last input moved (``moved``). Where the markers and numbers go is
+:func:`companion.ui.views.map_labels.plan_labels`'s: clear of the track and of each other, a
+number left out rather than drawn over something.
 
 The track (a few hundred canvas instructions) is drawn once into an :class:`~kivy.graphics.Fbo`
-and shown as one textured rectangle, redrawn only when the size, track or theme change: every
-frame then costs one quad plus the car markers, which keeps a tap's frame short on software GL
-(llvmpipe) and cheap on the Pi's GPU.
+and shown as one textured rectangle, redrawn only when the size, track, theme or text size
+change (at once, not at the next tap); the words' places are kept per track, size and text
+size, so a theme change does not work them out again. Every frame then costs one quad plus the
+car markers, which keeps a tap's frame short on software GL (llvmpipe) and cheap on the Pi's
+GPU (``bench/map.py``).
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from kivy.app import App
@@ -37,6 +42,17 @@ from kivy.uix.widget import Widget
 
 from companion.engine import RaceState, Track
 
+from ..views.map_labels import (
+    BAND_STEPS,
+    CORNER_LINE,
+    CORNER_LINE_WIDTH,
+    FINISH_LINE,
+    FINISH_LINE_WIDTH,
+    LEADER_WIDTH,
+    CornerPlace,
+    Plan,
+    plan_labels,
+)
 from ..views.names import COLOUR_RGB
 from ..views.track_shapes import MapGeometry, geometry_for
 from .measure import READABLE_PX
@@ -46,6 +62,9 @@ def corner_label_size(app: Any) -> float:
     """The corners' numbers and limits on the map: readable (:data:`.measure.READABLE_PX`)."""
     return max(READABLE_PX, float(app.fs_small) * 0.95)
 
+
+RING_WIDTH = 1.6
+"""The line of a corner's speed-limit ring (it reaches this far outside the ring)."""
 
 SPACE_LABEL_EVERY = 5
 """Space numbers are written on every fifth space (and at every corner)."""
@@ -64,11 +83,73 @@ def race_line_lane(track: Track, space: int) -> int:
 
 
 def labelled_spaces(track: Track) -> list[int]:
-    """The spaces whose number the map writes: every fifth, and the space before each Corner
-    Line (where the rulings' corners are)."""
-    marks = set(range(SPACE_LABEL_EVERY, track.spaces + 1, SPACE_LABEL_EVERY))
-    marks |= {c.line_after for c in track.corners}
-    return sorted(marks)
+    """The spaces whose number the map writes, in the order they are placed: the space before
+    each Corner Line (where the rulings' corners are) first, then every fifth."""
+    corners = sorted({c.line_after for c in track.corners})
+    fifths = range(SPACE_LABEL_EVERY, track.spaces + 1, SPACE_LABEL_EVERY)
+    return corners + [s for s in fifths if s not in corners]
+
+
+def _label(text: str, size: float, rgba: Any, bold: bool = False) -> Any:
+    label = CoreLabel(text=text, font_size=size, color=rgba, bold=bold)
+    label.refresh()
+    return label
+
+
+def ink_box(texture: Any) -> tuple[int, int, int, int]:
+    """Where the glyphs of a text's texture are inked, from its lower left corner as drawn:
+    ``(left, bottom, right, top)`` (a label's texture has empty rows above and below the
+    digits; the map places the ink, not the empty rows)."""
+    return _ink_box(bytes(texture.pixels), *texture.size)
+
+
+@lru_cache(maxsize=256)
+def _ink_box(pixels: bytes, width: int, height: int) -> tuple[int, int, int, int]:
+    rows = [y for y in range(height) if any(pixels[(y * width) * 4 + 3:(y + 1) * width * 4:4])]
+    columns = [x for x in range(width) if any(pixels[x * 4 + 3::width * 4])]
+    if not rows or not columns:
+        return 0, 0, width, height
+    # The texture's rows run top down; the canvas's y runs up.
+    return columns[0], height - rows[-1] - 1, columns[-1] + 1, height - rows[0]
+
+
+class _Marker:
+    """A corner's marker as drawn: its number's square and its limit's ring, each as wide as
+    its text needs (a two-digit limit makes the ring an oval) and never under the readable
+    size."""
+
+    def __init__(self, number: int, limit: int, app: Any) -> None:
+        size = corner_label_size(app)
+        self.number = number
+        self.box = size * 1.15
+        """The square's height (and the ring's)."""
+        self.number_label = _label(str(number), size, app.c_accent_fg, bold=True)
+        self.limit_label = _label(str(limit), size, app.c_fg, bold=True)
+        x0, y0, x1, y1 = ink_box(self.number_label.texture)
+        self.square = max(self.box, x1 - x0 + 4)
+        x0, y0, x1, y1 = ink_box(self.limit_label.texture)
+        # The ink's corners inside the ring's line: (w/2 / a)^2 + (h/2 / b)^2 <= 1.
+        b = self.box / 2 - RING_WIDTH - 0.5
+        room = 1 - ((y1 - y0) / 2 / b) ** 2
+        a = (x1 - x0) / 2 / math.sqrt(room) if room > 0.05 else self.box
+        self.ring = max(self.box, 2 * (a + RING_WIDTH + 0.5))
+
+    @property
+    def width(self) -> float:
+        return self.square + 2 + self.ring + RING_WIDTH
+
+    @property
+    def height(self) -> float:
+        return self.box + 2 * RING_WIDTH
+
+
+@lru_cache(maxsize=32)
+def _plan(geometry: MapGeometry, bounds: tuple[float, float, float, float],
+          corners: tuple[tuple[int, float, float], ...],
+          numbers: tuple[tuple[int, float, float], ...]) -> Plan:
+    """The words' places, worked out once per track, size and font (not again when only the
+    theme changes)."""
+    return plan_labels(geometry, bounds, corners, numbers)
 
 
 class TrackMap(Widget):  # type: ignore[misc]
@@ -85,10 +166,16 @@ class TrackMap(Widget):  # type: ignore[misc]
         self._trigger = Clock.create_trigger(self.redraw, -1)  # once, before the next frame
         self.bind(pos=self._trigger, size=self._trigger, state=self._trigger,
                   current=self._trigger, moved=self._trigger)
+        app = App.get_running_app()
+        if app is not None:  # a new theme or text size redraws the track at once
+            app.bind(theme_name=self._restyle, fs=self._restyle)
         self.marker_positions: dict[str, tuple[float, float]] = {}
         self.corner_labels: dict[int, tuple[float, float]] = {}
         """Corner number -> where its badge is (for the tests)."""
         self.space_labels: dict[int, tuple[float, float]] = {}
+        """Space -> the middle of its number, for the spaces whose number is drawn."""
+        self.spaces_left_out: list[int] = []
+        """Spaces whose number found no clear spot (left out rather than drawn over)."""
         self.geometry: MapGeometry | None = None
         self._static_key: tuple[object, ...] | None = None
         self._cars_key: tuple[object, ...] | None = None
@@ -97,23 +184,15 @@ class TrackMap(Widget):  # type: ignore[misc]
         """Every text drawn on the track (corner numbers and limits, space numbers) and its
         size in px (the tests check it is readable)."""
 
+    def _restyle(self, *_args: Any) -> None:
+        self._trigger()
+
     def _fit(self, track: Track) -> MapGeometry:
         app = App.get_running_app()
         # room outside the track for the corners' numbers and limits (drawn outside the loop)
         margin = max(8.0, min(self.width, self.height) * 0.09, corner_label_size(app) * 2.0)
         return geometry_for(track.id, track.spaces, self.x, self.y, self.width, self.height,
                             margin)
-
-    def _text(self, text: str, size: float, rgba: Any, cx: float, cy: float,
-              bold: bool = False) -> tuple[float, float]:
-        self.texts.append((text, size))
-        label = CoreLabel(text=text, font_size=size, color=rgba, bold=bold)
-        label.refresh()
-        texture = label.texture
-        Color(1, 1, 1, 1)
-        Rectangle(texture=texture, size=texture.size,
-                  pos=(round(cx - texture.width / 2), round(cy - texture.height / 2)))
-        return texture.size  # type: ignore[no-any-return]
 
     def redraw(self, *_args: Any) -> None:
         """The cars when where they stand, the car to play or the cars moved changed (not on
@@ -159,7 +238,7 @@ class TrackMap(Widget):  # type: ignore[misc]
 
     def _band(self, geometry: MapGeometry, app: Any) -> None:
         """The track: a thick closed line along the smooth centre line."""
-        path = geometry.path(4)
+        path = geometry.path(BAND_STEPS)
         Color(*app.c_track)
         Line(points=[v for point in path for v in point], width=geometry.band / 2, close=True,
              joint="round", cap="none")
@@ -185,48 +264,76 @@ class TrackMap(Widget):  # type: ignore[misc]
             # The finish line (after the last space), chequered white.
             (x, y), (nx, ny) = geometry.line_after(track.spaces)
             Color(1, 1, 1, 1)
-            Line(points=[x - nx * band * 0.7, y - ny * band * 0.7,
-                         x + nx * band * 0.7, y + ny * band * 0.7], width=2.5)
-            taken: list[tuple[tuple[float, float], float]] = []
-            self._corners(track, geometry, app, taken)
-            self._space_numbers(track, geometry, app, taken)
+            reach = band * FINISH_LINE
+            Line(points=[x - nx * reach, y - ny * reach, x + nx * reach, y + ny * reach],
+                 width=FINISH_LINE_WIDTH)
+            # Each Corner Line across the track.
+            Color(*app.c_warn)
+            reach = band * CORNER_LINE
+            for corner in track.corners:
+                (x, y), (nx, ny) = geometry.line_after(corner.line_after)
+                Line(points=[x - nx * reach, y - ny * reach, x + nx * reach, y + ny * reach],
+                     width=CORNER_LINE_WIDTH)
+            self._words(track, app)
 
-    def _corners(self, track: Track, geometry: MapGeometry, app: Any,
-                 taken: list[tuple[tuple[float, float], float]]) -> None:
-        """Each Corner Line across the track, its number in a filled square and its limit in
-        a ring beside it, outside the loop when there is room."""
-        band = geometry.band
-        size = corner_label_size(app)
+    def _words(self, track: Track, app: Any) -> None:
+        """The corners' markers and the space numbers, where :func:`.map_labels.plan_labels`
+        puts them: clear of the track, of each other and of the map's edges."""
+        geometry = self.geometry
+        assert geometry is not None
+        number_size = max(READABLE_PX, app.fs_small * 0.9)
+        numbers = {space: _label(str(space), number_size, app.c_muted)
+                   for space in labelled_spaces(track)}
+        inks = {space: ink_box(label.texture) for space, label in numbers.items()}
+        markers = [_Marker(number, corner.limit, app)
+                   for number, corner in enumerate(track.corners, start=1)]
+        plan = _plan(geometry, (self.x + 1, self.y + 1, self.right - 1, self.top - 1),
+                     tuple((c.line_after, m.width, m.height)
+                           for c, m in zip(track.corners, markers, strict=True)),
+                     tuple((space, x1 - x0, y1 - y0)
+                           for space, (x0, y0, x1, y1) in inks.items()))
         self.corner_labels = {}
-        for number, corner in enumerate(track.corners, start=1):
-            (x, y), (nx, ny) = geometry.line_after(corner.line_after)
-            Color(*app.c_warn)
-            Line(points=[x - nx * band * 0.75, y - ny * band * 0.75,
-                         x + nx * band * 0.75, y + ny * band * 0.75], width=2.2)
-            cx, cy = geometry.label_at(corner.line_after + 0.5, size * 1.25, taken,
-                                       prefer_inside=False)
-            self.corner_labels[number] = (cx, cy)
-            box = size * 1.15
-            # The corner's number (as the rulings say it): a filled square.
-            Color(*app.c_accent)
-            Rectangle(pos=(cx - box - 1, cy - box / 2), size=(box, box))
-            self._text(str(number), size, app.c_accent_fg, cx - box / 2 - 1, cy, bold=True)
-            # Its speed limit: a ring, as on a road sign.
-            Color(*app.c_bg)
-            Ellipse(pos=(cx + 1, cy - box / 2), size=(box, box))
-            Color(*app.c_warn)
-            Line(circle=(cx + 1 + box / 2, cy, box / 2), width=1.6)
-            self._text(str(corner.limit), size, app.c_fg, cx + 1 + box / 2, cy,
-                       bold=True)
-
-    def _space_numbers(self, track: Track, geometry: MapGeometry, app: Any,
-                       taken: list[tuple[tuple[float, float], float]]) -> None:
-        size = max(READABLE_PX, app.fs_small * 0.9)
+        for marker, place in zip(markers, plan.corners, strict=True):
+            self.corner_labels[marker.number] = self._marker(marker, place, app)
         self.space_labels = {}
-        for space in labelled_spaces(track):
-            cx, cy = geometry.label_at(space, size * 0.75, taken, prefer_inside=True)
-            self.space_labels[space] = (cx, cy)
-            self._text(str(space), size, app.c_muted, cx, cy)
+        self.spaces_left_out = list(plan.left_out)
+        for space, (left, bottom, right, top) in plan.numbers.items():
+            label = numbers[space]
+            x0, y0, _x1, _y1 = inks[space]
+            self.texts.append((str(space), number_size))
+            self.space_labels[space] = ((left + right) / 2, (bottom + top) / 2)
+            Color(1, 1, 1, 1)
+            Rectangle(texture=label.texture, size=label.texture.size,
+                      pos=(left - x0, bottom - y0))
+
+    def _marker(self, marker: _Marker, place: CornerPlace, app: Any) -> tuple[float, float]:
+        """A corner's number in a filled square (as the rulings say it) and its speed limit in
+        a ring beside it (as on a road sign), in ``place``; joined to its Corner Line by a
+        dashed leader when it had to move away. Returns the point between the two."""
+        if place.leader is not None:
+            Color(*app.c_warn)
+            Line(points=[*place.leader[0], *place.leader[1]], width=LEADER_WIDTH,
+                 dash_length=3, dash_offset=2)
+        left, bottom = place.box[0], place.box[1] + RING_WIDTH
+        high = marker.box
+        Color(*app.c_accent)
+        Rectangle(pos=(left, bottom), size=(marker.square, high))
+        self._draw_label(marker.number_label, left + marker.square / 2, bottom + high / 2)
+        ring = left + marker.square + 2
+        Color(*app.c_bg)
+        Ellipse(pos=(ring, bottom), size=(marker.ring, high))
+        Color(*app.c_warn)
+        Line(ellipse=(ring, bottom, marker.ring, high), width=RING_WIDTH)
+        self._draw_label(marker.limit_label, ring + marker.ring / 2, bottom + high / 2)
+        return left + marker.square + 1, bottom + high / 2
+
+    def _draw_label(self, label: Any, cx: float, cy: float) -> None:
+        """``label`` with the middle of its ink at (``cx``, ``cy``)."""
+        self.texts.append((label.text, label.options["font_size"]))
+        x0, y0, x1, y1 = ink_box(label.texture)
+        Color(1, 1, 1, 1)
+        Rectangle(texture=label.texture, size=label.texture.size,
+                  pos=(round(cx - (x0 + x1) / 2), round(cy - (y0 + y1) / 2)))
 
     def _draw_cars(self, state: RaceState, app: Any) -> None:
         track = state.track

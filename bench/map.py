@@ -1,0 +1,142 @@
+"""The race screen's map: what drawing the track and placing its words costs, and that a tap
+does not pay it.
+
+    .venv/bin/python bench/map.py [--size 800x480] [--repeat 7] [--taps 40]
+
+One headless app (SDL offscreen) starts a race of six drivers (``table_shots.SIX``) on each
+bundled track and measures, in ms (median of ``--repeat``):
+
+* ``track_ms``: drawing the track into its texture with the words' places worked out anew (as
+  on entering the race screen, or at a new size);
+* ``track_cached_ms``: the same with the places already known (a theme change);
+* ``cars_ms``: a redraw of the cars only (what a tap that moves a car costs the map).
+
+Then it plays ``--taps`` scripted taps (the demo's table) on the last track and counts the
+times the track was drawn again: a tap must redraw the cars only. **Exits 1** if a tap redrew
+the track. The last line is one JSON object. Figures are of the host they ran on (compare
+ratios measured in one run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+os.environ["SDL_VIDEODRIVER"] = "offscreen"
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONFIG", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="heat-map-kivy-"))
+os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+os.environ.setdefault("HEAT_COMPANION_WIRING", "/nonexistent/wiring.toml")
+
+
+def _ms(run: Any) -> float:
+    start = time.perf_counter()
+    run()
+    return (time.perf_counter() - start) * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--size", default="800x480")
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--taps", type=int, default=40)
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.size.split("x"))
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(width))
+    Config.set("graphics", "height", str(height))
+    from kivy.base import EventLoop, runTouchApp
+
+    import tracks
+    from companion.ui.app import HeatApp
+    from companion.ui.demo.player import TablePlayer
+    from companion.ui.demo.table_shots import SIX, start
+    from companion.ui.widgets import track_map
+
+    def pump(frames: int = 2) -> None:
+        for _ in range(frames):
+            EventLoop.idle()
+
+    renders = 0
+    render = track_map.TrackMap._render_track
+
+    def counted(self: Any, state: Any, app: Any) -> Any:
+        nonlocal renders
+        renders += 1
+        return render(self, state, app)
+
+    track_map.TrackMap._render_track = counted  # type: ignore[method-assign]
+    figures: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="heat-map-") as data:
+        app = HeatApp(data=Path(data), hardware_factory=None)
+        app._run_prepare()
+        runTouchApp(embedded=True)
+        pump(3)
+        for info in tracks.available_tracks():
+            start(app, SIX, 0, track=info.track.id)
+            pump(3)
+            the_map = app.sm.current_screen.ids.map
+
+            def redraw_track(fresh: bool, the_map: Any = the_map) -> None:
+                if fresh:
+                    track_map._plan.cache_clear()
+                the_map._static_key = None
+                the_map._cars_key = None
+                the_map.redraw()
+
+            def redraw_cars(the_map: Any = the_map) -> None:
+                the_map._cars_key = None
+                the_map.redraw()
+
+            row = {
+                "track_ms": statistics.median(_ms(lambda: redraw_track(True))
+                                              for _ in range(args.repeat)),
+                "track_cached_ms": statistics.median(_ms(lambda: redraw_track(False))
+                                                     for _ in range(args.repeat)),
+                "cars_ms": statistics.median(_ms(redraw_cars) for _ in range(args.repeat)),
+                "numbers_left_out": len(the_map.spaces_left_out),
+            }
+            figures[info.track.id] = row
+            print(f"{info.track.id:14s} track {row['track_ms']:6.1f} ms   with places known "
+                  f"{row['track_cached_ms']:5.1f} ms   cars only {row['cars_ms']:5.2f} ms",
+                  flush=True)
+        renders = 0
+        player = TablePlayer(app, pump)
+        for _ in range(args.taps):
+            player.step()
+        pump(2)
+        app._stop()
+    by_track = list(figures.values())
+    summary = {
+        "size": args.size,
+        "track_ms_median": statistics.median(r["track_ms"] for r in by_track),
+        "track_ms_max": max(r["track_ms"] for r in by_track),
+        "track_cached_ms_median": statistics.median(r["track_cached_ms"] for r in by_track),
+        "cars_ms_median": statistics.median(r["cars_ms"] for r in by_track),
+        "taps": args.taps,
+        "track_redrawn_by_taps": renders,
+        "by_track": figures,
+    }
+    print(json.dumps(summary))
+    if renders:
+        print(f"FAIL: {renders} of {args.taps} taps redrew the track", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,424 @@
+"""Where the map writes its words (Kivy-free): each corner's marker and the space numbers, clear
+of the track band (every leg of it, not only the space a word is about), of the lines drawn
+across it, of each other and of the map's edges.
+
+:func:`plan_labels` places, in this order:
+
+1. **Corner markers**, every one (a corner is never left unmarked): beside its Corner Line,
+   outside the loop first, then inside, a step further out or turned along the track at each
+   try; a marker that had to move off its line is joined to it by a leader
+   (:attr:`CornerPlace.leader`). Should nothing beside the line be clear, the nearest clear
+   spot within :data:`LEADER_EM` marker heights is taken, its leader crossing nothing, else
+   crossing only the track (a thin line over the band; never over a word or a marker).
+2. **Space numbers**, the corner spaces' first (the rulings name them), then every fifth:
+   beside the space, inside the loop first, then the other side, a little further out or
+   turned along the track (where it is not wedged against another leg of the track, if it
+   can), else the clear spot nearest the band of all around it; never
+   nearer another space's centre than its own (it would read as that space's number) and
+   never more than :data:`MAX_GAP_EM` text heights off the band. A number with no clear spot
+   is left out.
+
+A corner space's number crowded out by the markers is placed before them on a second try;
+the plan with the most markers clear, then corner numbers, then numbers wins.
+
+What is drawn before the words (the band, its lines, the space centres) is the same on every
+try, so :class:`TrackSpots` works out once, lazily, which spots are clear of it; a try only
+checks them against the words placed so far (:class:`LabelPlanner`). A text's box is its ink
+(the glyphs as drawn), not the transparent rows above and below them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .map_clearance import TRACK, Box, Centres, Clearance, Point, pairs, point_box
+from .track_shapes import MapGeometry
+
+GAP = 2.0
+"""Clear pixels between a word and anything else drawn on the map."""
+MAX_GAP_EM = 1.0
+"""A space number sits at most this many text heights (plus :data:`GAP`) off the band."""
+CORNER_LINE = 0.75
+"""A Corner Line reaches this many band widths either side of the centre line."""
+FINISH_LINE = 0.7
+"""The finish line reaches this many band widths either side of the centre line."""
+CORNER_LINE_WIDTH = 2.2
+FINISH_LINE_WIDTH = 2.5
+"""Kivy line widths (a line is drawn this far either side of its points)."""
+LEADER_WIDTH = 1.0
+"""The leader from a Corner Line to its marker: a Kivy line of this width (drawn this far
+either side of its points)."""
+LEADER_EM = 5.0
+"""A marker with no clear spot beside its line sits at most this many marker heights from it
+(its leader may then cross the track, never a word or another marker)."""
+_LEADER_FREE = 3.0
+"""Pixels of a leader, from the end of its Corner Line, that may pass near the band."""
+_SPACE_TURNS = (0.0, 25.0, -25.0, 50.0, -50.0)
+"""Degrees a space number's direction from its space turns along the track, in order."""
+_SPACE_STEPS = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""How far beyond the band a space number may go, in text heights (up to MAX_GAP_EM)."""
+_CORNER_TURNS = (0.0, 20.0, -20.0, 40.0, -40.0, 60.0, -60.0, 80.0, -80.0)
+_CORNER_STEPS = (0.0, 0.35, 0.7, 1.05)
+"""How far beyond the band a corner marker goes first, in marker heights (then the nearest
+clear spot around its line)."""
+_ATTEMPTS = 3
+BAND_STEPS = 4
+"""Points per space of the band's centre line (:meth:`MapGeometry.path`), as drawn."""
+_OWN = 3
+"""A space's number may come near the band this many spaces either side of it ..."""
+_APART_EM = 1.2
+"""... and, if it can, no nearer than this many text heights to any other leg."""
+
+
+@dataclass(frozen=True)
+class CornerPlace:
+    """Where a corner's marker goes."""
+
+    centre: Point
+    box: Box
+    leader: tuple[Point, Point] | None
+    """From the end of the Corner Line to the marker, when the marker sits off the line."""
+    clear: bool = True
+    """False only when no spot near the corner was clear (the marker is drawn all the same)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where every word of the map goes."""
+
+    corners: tuple[CornerPlace, ...]
+    """One per corner, in the order given."""
+    numbers: dict[int, Box]
+    """Space -> the box of its number's ink, for the numbers drawn."""
+    left_out: tuple[int, ...]
+    """Spaces whose number found no clear spot."""
+
+
+T = TypeVar("T")
+
+
+class _Lazy(Generic[T]):
+    """An iterator's items, worked out once, as far as anyone has asked."""
+
+    def __init__(self, items: Iterator[T]) -> None:
+        self._items = items
+        self._seen: list[T] = []
+
+    def __iter__(self) -> Iterator[T]:
+        index = 0
+        while True:
+            if index < len(self._seen):
+                yield self._seen[index]
+            else:
+                item = next(self._items, None)
+                if item is None:
+                    return
+                self._seen.append(item)
+                yield item
+            index += 1
+
+
+def _support(direction: Point, width: float, height: float) -> float:
+    """How far a ``width`` x ``height`` box reaches from its centre along ``direction``."""
+    return abs(direction[0]) * width / 2 + abs(direction[1]) * height / 2
+
+
+def _turned(normal: Point, along: Point, degrees: float) -> Point:
+    a = math.radians(degrees)
+    return (normal[0] * math.cos(a) + along[0] * math.sin(a),
+            normal[1] * math.cos(a) + along[1] * math.sin(a))
+
+
+def _box(centre: Point, width: float, height: float) -> Box:
+    """The box of that size around ``centre``, its corner on whole pixels."""
+    left = round(centre[0] - width / 2)
+    bottom = round(centre[1] - height / 2)
+    return float(left), float(bottom), left + width, bottom + height
+
+
+def _middle(box: Box) -> Point:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+class TrackSpots:
+    """The spots for each word that are clear of what is drawn before the words (the band,
+    the space boundaries, the finish line, the Corner Lines), in the order they are
+    preferred; each list worked out once, as far as it is needed."""
+
+    def __init__(self, geometry: MapGeometry, bounds: Box, corner_lines: Iterable[int],
+                 gap: float) -> None:
+        self.geometry = geometry
+        self.bounds = bounds
+        self.gap = gap
+        self.track = Clearance(cell=max(8.0, geometry.band))
+        band = geometry.band
+        self.legs = Clearance(cell=max(8.0, geometry.band))
+        """The band again, each piece owned by its space (to tell other legs from one's own)."""
+        path = geometry.path(BAND_STEPS)
+        self._path = Centres(path, cell=max(8.0, band))
+        """The band's centre line: a box near one of its points is on the band (a quick
+        no before the exact test)."""
+        for index, (a, b) in enumerate(pairs(path)):
+            self.track.add_segment(a, b, band / 2, TRACK)
+            self.legs.add_segment(a, b, band / 2, index // BAND_STEPS + 1)
+        corners = set(corner_lines)
+        for line_after in sorted(corners):  # owned by their corner: its marker may touch it
+            self._add_line(line_after, CORNER_LINE, CORNER_LINE_WIDTH, owner=line_after)
+        self._add_line(geometry.spaces, FINISH_LINE, FINISH_LINE_WIDTH, owner=TRACK)
+        for space in range(1, geometry.spaces + 1):  # the space boundaries, across the band
+            # (under a Corner Line, the boundary is its corner's too)
+            self._add_line(space, 0.5, 1.0, owner=space if space in corners else TRACK)
+        steps = sorted(math.dist(geometry.centre(s), geometry.centre(s + 1))
+                       for s in range(1, geometry.spaces + 1))
+        self.centres = Centres(geometry.centres, cell=max(8.0, steps[len(steps) // 2] * 2))
+        self._numbers: dict[tuple[int, float, float], _Lazy[Box]] = {}
+        self._markers: dict[tuple[int, float, float], _Lazy[tuple[CornerPlace, bool]]] = {}
+
+    def _add_line(self, line_after: int, reach: float, half_width: float, owner: int) -> None:
+        (x, y), (nx, ny) = self.geometry.line_after(line_after)
+        r = self.geometry.band * reach
+        self.track.add_segment((x - nx * r, y - ny * r), (x + nx * r, y + ny * r), half_width,
+                               owner)
+
+    def _clear(self, box: Box, ignore: frozenset[int] = frozenset()) -> bool:
+        """Nothing drawn before the words comes within the gap of ``box``."""
+        return (not self._path.any_near(box, self.geometry.band / 2)
+                and self.track.box_clear(box, self.gap, ignore))
+
+    def _inside(self, box: Box) -> bool:
+        b = self.bounds
+        return box[0] >= b[0] and box[1] >= b[1] and box[2] <= b[2] and box[3] <= b[3]
+
+    def _beside(self, anchor: Point, normal: Point, along: Point, sides: tuple[float, ...],
+                turns: tuple[float, ...], steps: Sequence[float], step_px: float,
+                width: float, height: float, keep_side: int = 0) -> Iterator[Box]:
+        """Boxes beside ``anchor``: for each distance beyond the band, each side, each turn;
+        the first ``keep_side`` distances on the first side before any on the other."""
+        order = ([(side, step) for side in sides for step in steps[:keep_side]]
+                 + [(side, step) for step in steps[keep_side:] for side in sides])
+        for side, step in order:
+            for turn in turns:
+                dx, dy = _turned((normal[0] * side, normal[1] * side), along, turn)
+                off = (self.geometry.band / 2 + self.gap + _support((dx, dy), width, height)
+                       + step * step_px)
+                yield _box((anchor[0] + dx * off, anchor[1] + dy * off), width, height)
+
+    def _around(self, anchor: Point, width: float, height: float, reach: float,
+                step: float, key: Callable[[Box], float], least: float = 0.0) -> list[Box]:
+        """Boxes inside the map on a grid of ``step`` around ``anchor`` whose ``key`` is
+        between ``least`` and ``reach``, by ``key``."""
+        n = int((reach + max(width, height)) / step)
+        half = math.hypot(width, height) / 2
+        keyed = []
+        for i in range(-n, n + 1):
+            for j in range(-n, n + 1):
+                # A box's nearest point to the anchor is no nearer than its centre less half
+                # its diagonal, and no further than its centre.
+                middle = math.hypot(i * step, j * step)
+                if middle < least or middle - half > reach:
+                    continue
+                box = _box((anchor[0] + i * step, anchor[1] + j * step), width, height)
+                if self._inside(box):
+                    k = key(box)
+                    if least <= k <= reach:
+                        keyed.append((k, box))
+        return [b for _k, b in sorted(keyed)]
+
+    # --- space numbers ---------------------------------------------------------------------
+
+    def number_spots(self, space: int, width: float, height: float) -> _Lazy[Box]:
+        key = (space, width, height)
+        if key not in self._numbers:
+            self._numbers[key] = _Lazy(self._number_spots(space, width, height))
+        return self._numbers[key]
+
+    def _number_spots(self, space: int, width: float, height: float) -> Iterator[Box]:
+        g = self.geometry
+        anchor = g.centre(space)
+        reach = g.band / 2 + self.gap + MAX_GAP_EM * height + 1.0
+        seen: set[Box] = set()
+
+        def fits(box: Box) -> bool:
+            if box in seen:
+                return False
+            seen.add(box)
+            return (self._inside(box) and point_box(anchor, box) <= reach
+                    and self.centres.nearest_is(_middle(box), space, anchor)
+                    and self._clear(box))
+
+        beside = self._beside(anchor, g.left(space), g.direction(space), (g.inside, -g.inside),
+                              _SPACE_TURNS, _SPACE_STEPS, height, width, height)
+
+        def grid() -> Iterator[Box]:  # worked out only if nothing beside the space will do
+            yield from self._around(anchor, width, height, reach, 2.0,
+                                    key=lambda b: point_box(anchor, b),
+                                    least=g.band / 2 + self.gap)
+
+        # Beside the space clear of other legs first (not wedged between two, reading as
+        # either's), then beside it anyway, then anywhere around it.
+        near = frozenset((space - 1 + k) % g.spaces + 1 for k in range(-_OWN, _OWN + 1))
+        wedged: list[Box] = []
+        for box in filter(fits, beside):
+            if self.legs.box_clear(box, self.gap + _APART_EM * height, near):
+                yield box
+            else:
+                wedged.append(box)
+        yield from wedged
+        yield from filter(fits, grid())
+
+    # --- corner markers --------------------------------------------------------------------
+
+    def marker_spots(self, line_after: int, width: float,
+                     height: float) -> _Lazy[tuple[CornerPlace, bool]]:
+        """Spots for a marker clear of the track, each with its leader and whether that
+        leader crosses the track (the last resort)."""
+        key = (line_after, width, height)
+        if key not in self._markers:
+            self._markers[key] = _Lazy(self._marker_spots(line_after, width, height))
+        return self._markers[key]
+
+    def first_marker_spot(self, line_after: int, width: float, height: float) -> CornerPlace:
+        """The spot tried first (beside the line, outside the loop), clear or not."""
+        box = next(self._marker_boxes(line_after, width, height))
+        return self._marker(line_after, box, clear=False)
+
+    def _marker_boxes(self, line_after: int, width: float, height: float) -> Iterator[Box]:
+        g = self.geometry
+        anchor, normal = g.line_after(line_after)
+        along = (normal[1], -normal[0])
+        # line_after's normal points left of travel, as MapGeometry.left does: outside first
+        return self._beside(anchor, normal, along, (-g.inside, g.inside), _CORNER_TURNS,
+                            _CORNER_STEPS, height, width, height, keep_side=3)
+
+    def _marker_spots(self, line_after: int, width: float,
+                      height: float) -> Iterator[tuple[CornerPlace, bool]]:
+        mine = frozenset({line_after})
+        anchor, _normal = self.geometry.line_after(line_after)
+        seen: set[Box] = set()
+        for box in self._marker_boxes(line_after, width, height):
+            if box not in seen and self._inside(box) and self._clear(box, mine):
+                seen.add(box)
+                place = self._marker(line_after, box)
+                if self._leader_clear(place, self.track, mine):
+                    yield place, False
+        near = self._around(anchor, width, height, LEADER_EM * height, max(2.0, height / 4),
+                            key=lambda b: math.dist(_middle(b), anchor))
+        crossing = []
+        for box in near:
+            if self._clear(box, mine):
+                place = self._marker(line_after, box)
+                if self._leader_clear(place, self.track, mine):
+                    yield place, False
+                else:
+                    crossing.append(place)
+        for place in crossing:
+            if self._leader_clear(place, self.track, mine | {TRACK}):
+                yield place, True
+
+    def _marker(self, line_after: int, box: Box, clear: bool = True) -> CornerPlace:
+        """The marker in ``box`` and its leader from the end of the Corner Line on its side."""
+        anchor, normal = self.geometry.line_after(line_after)
+        centre = _middle(box)
+        side = 1.0 if ((centre[0] - anchor[0]) * normal[0]
+                       + (centre[1] - anchor[1]) * normal[1]) >= 0 else -1.0
+        reach = self.geometry.band * CORNER_LINE
+        start = (anchor[0] + normal[0] * reach * side, anchor[1] + normal[1] * reach * side)
+        end = (min(max(start[0], box[0]), box[2]), min(max(start[1], box[1]), box[3]))
+        leader = (start, end) if math.dist(start, end) > 1.0 else None
+        return CornerPlace(centre=centre, box=box, leader=leader, clear=clear)
+
+    @staticmethod
+    def _leader_clear(place: CornerPlace, drawn: Clearance, ignore: frozenset[int]) -> bool:
+        """The leader (but where it leaves the end of its Corner Line) is clear of ``drawn``
+        (but the owners in ``ignore``)."""
+        if place.leader is None:
+            return True
+        start, end = place.leader
+        length = math.dist(start, end)
+        if length <= _LEADER_FREE:
+            return True
+        t = _LEADER_FREE / length
+        free = (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)
+        return drawn.segment_clear(free, end, LEADER_WIDTH, 1.0, ignore=ignore)
+
+
+class LabelPlanner:
+    """One try: the words placed one at a time, each at its first spot (of
+    :class:`TrackSpots`) clear of the words placed before it."""
+
+    def __init__(self, spots: TrackSpots) -> None:
+        self.spots = spots
+        self.words = Clearance(cell=spots.track.cell)
+
+    def corner(self, line_after: int, width: float, height: float) -> CornerPlace:
+        """A spot for the marker (``width`` x ``height``) of the corner whose line follows
+        ``line_after``; always one."""
+        gap = self.spots.gap
+        mine = frozenset({line_after})
+        for place, _crosses in self.spots.marker_spots(line_after, width, height):
+            if self.words.box_clear(place.box, gap) and TrackSpots._leader_clear(
+                    place, self.words, mine):
+                return self._take_corner(line_after, place)
+        return self._take_corner(line_after,
+                                 self.spots.first_marker_spot(line_after, width, height))
+
+    def _take_corner(self, line_after: int, place: CornerPlace) -> CornerPlace:
+        self.words.add_box(place.box)
+        if place.leader is not None:
+            self.words.add_segment(*place.leader, LEADER_WIDTH, owner=line_after)
+        return place
+
+    def numbers(self, numbers: Iterable[tuple[int, float, float]]) -> dict[int, Box]:
+        """Space -> where its number goes, for those of ``numbers`` that find a spot."""
+        boxes = {}
+        for space, width, height in numbers:
+            box = self.space(space, width, height)
+            if box is not None:
+                boxes[space] = box
+        return boxes
+
+    def space(self, space: int, width: float, height: float) -> Box | None:
+        """A clear spot for the number of ``space`` (its ink ``width`` x ``height``), or None
+        (the number is left out)."""
+        for box in self.spots.number_spots(space, width, height):
+            if self.words.box_clear(box, self.spots.gap):
+                self.words.add_box(box)
+                return box
+        return None
+
+
+def plan_labels(geometry: MapGeometry, bounds: Box,
+                corners: Sequence[tuple[int, float, float]],
+                numbers: Sequence[tuple[int, float, float]], gap: float = GAP) -> Plan:
+    """A marker for each corner (the space its line follows, the marker's width and height)
+    and the numbers (space, ink width, ink height; the corner spaces' first), placed as the
+    module says."""
+    spots = TrackSpots(geometry, bounds, [c[0] for c in corners], gap)
+    corner_spaces = {c[0] for c in corners}
+    wanted = [s for s, _w, _h in numbers]
+    # A number with no spot on the bare track has none once words are down.
+    numbers = [n for n in numbers if next(iter(spots.number_spots(*n)), None) is not None]
+    best: tuple[tuple[float, ...], Plan] | None = None
+    early: list[int] = []
+    for _attempt in range(_ATTEMPTS):
+        planner = LabelPlanner(spots)
+        boxes = planner.numbers([n for n in numbers if n[0] in early])
+        places = tuple(planner.corner(*c) for c in corners)
+        boxes |= planner.numbers([n for n in numbers if n[0] not in early])
+        plan = Plan(corners=places, numbers=boxes,
+                    left_out=tuple(s for s in wanted if s not in boxes))
+        score = (sum(p.clear for p in places), len(corner_spaces & set(boxes)), len(boxes),
+                 -sum(math.dist(*p.leader) for p in places if p.leader))
+        if best is None or score > best[0]:
+            best = (score, plan)
+        # A corner number the markers crowded out goes before them next time.
+        missing = [s for s, _w, _h in numbers if s in corner_spaces and s in plan.left_out
+                   and s not in early]
+        if not missing:
+            break
+        early += missing
+    assert best is not None
+    return best[1]

@@ -1,0 +1,162 @@
+"""What the race screen's map draws, read back from its canvas, for every bundled track.
+
+``python tests/ui/map_probe.py WxH``: in a WxH window, start a race of six drivers
+(``table_shots.SIX``) on each bundled track, in en, zh_TW and ko, and print one JSON line per
+track and language with what the map's offscreen canvas holds, taken from the drawing
+instructions themselves (not from the map's own notes on where it put things):
+
+* ``texts``: every text drawn (a textured rectangle), its string and its **ink** box (the
+  texture's inked pixels, any alpha above zero, placed where the rectangle draws them);
+* ``lines``: every line, its points and half width (Kivy draws ``width`` either side), the
+  closed one being the track band; ``circles``: the corner rings' lines (the ellipse's box
+  and the line's half width);
+* ``squares`` and ``discs``: the corner markers' filled square and ring;
+* ``map``: the widget's box; ``centres``: each space's centre (where the cars stand);
+  ``band``: the band's width; ``corners``: each corner's line, limit and its line's middle;
+  ``font_sizes``: the sizes the map drew its texts at.
+
+A process of its own because a Kivy window's size is fixed per process (as ``layout_probe``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+os.environ["SDL_VIDEODRIVER"] = "offscreen"
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONFIG", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+os.environ.setdefault("HEAT_COMPANION_WIRING", "/nonexistent/wiring.toml")
+
+LANGUAGES = ("en", "zh_TW", "ko")
+
+
+def inked(rect: Any) -> list[float] | None:
+    """The box of a textured rectangle's inked pixels on the canvas (None if none)."""
+    texture = rect.texture
+    width, height = texture.size
+    pixels = texture.pixels
+    rows = [y for y in range(height)
+            if any(pixels[y * width * 4 + 3:(y + 1) * width * 4:4])]
+    columns = [x for x in range(width) if any(pixels[x * 4 + 3::width * 4])]
+    if not rows or not columns:
+        return None
+    sx, sy = rect.size[0] / width, rect.size[1] / height
+    x, y = rect.pos
+    if texture.uvsize[1] < 0:  # flipped: the pixel rows run top down on the canvas
+        bottom, top = height - rows[-1] - 1, height - rows[0]
+    else:
+        bottom, top = rows[0], rows[-1] + 1
+    return [x + columns[0] * sx, y + bottom * sy, x + (columns[-1] + 1) * sx, y + top * sy]
+
+
+def read_canvas(fbo: Any) -> dict[str, list[Any]]:
+    from kivy.graphics import Ellipse, Line, Rectangle
+
+    found: dict[str, list[Any]] = {"texts": [], "lines": [], "circles": [], "squares": [],
+                                   "discs": []}
+    for instruction in fbo.children:
+        if isinstance(instruction, Ellipse):  # (an Ellipse is a kind of Rectangle)
+            x, y = instruction.pos
+            w, h = instruction.size
+            found["discs"].append([x, y, x + w, y + h])
+        elif isinstance(instruction, Rectangle):
+            if id(instruction.texture) in TEXTS:  # a label's texture, not the plain white one
+                box = inked(instruction)
+                if box is not None:
+                    found["texts"].append({"box": box, "text": TEXTS[id(instruction.texture)]})
+            else:
+                x, y = instruction.pos
+                w, h = instruction.size
+                found["squares"].append([x, y, x + w, y + h])
+        elif isinstance(instruction, Line):
+            half = max(float(instruction.width), 1.0)
+            if instruction.circle:
+                cx, cy, r = instruction.circle[:3]
+                found["circles"].append({"box": [cx - r, cy - r, cx + r, cy + r],
+                                         "half_width": half})
+                continue
+            if instruction.ellipse:
+                x, y, w, h = instruction.ellipse[:4]
+                found["circles"].append({"box": [x, y, x + w, y + h], "half_width": half})
+                continue
+            points = list(instruction.points)
+            found["lines"].append({"points": [points[i:i + 2] for i in range(0, len(points), 2)],
+                                   "half_width": half, "closed": bool(instruction.close)})
+    return found
+
+
+TEXTS: dict[int, str] = {}
+"""id(texture) -> the text it was made from (recorded as the map makes its labels)."""
+
+
+def _record_texts() -> None:
+    """Note the string of every label texture made from now on (a texture does not say what
+    it reads)."""
+    from kivy.core.text import Label as CoreLabel
+
+    original = CoreLabel.refresh
+
+    def refresh(self: Any) -> None:
+        original(self)
+        if self.texture is not None:
+            TEXTS[id(self.texture)] = str(self.text)
+
+    CoreLabel.refresh = refresh
+
+
+def main() -> None:
+    width, height = (int(v) for v in sys.argv[1].split("x"))
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="heat-map-kivy-"))
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(width))
+    Config.set("graphics", "height", str(height))
+    from kivy.base import EventLoop, runTouchApp
+
+    import tracks
+    from companion.ui.app import HeatApp
+    from companion.ui.demo.table_shots import SIX, start
+
+    _record_texts()
+    with tempfile.TemporaryDirectory(prefix="heat-map-") as data:
+        app = HeatApp(data=Path(data), hardware_factory=None)
+        app._run_prepare()
+        runTouchApp(embedded=True)
+        for _ in range(3):
+            EventLoop.idle()
+        try:
+            for info in tracks.available_tracks():
+                track = info.track
+                start(app, SIX, 0, track=track.id)
+                for language in LANGUAGES:
+                    app.set_language(language)
+                    for _ in range(3):
+                        EventLoop.idle()
+                    track_map = app.sm.current_screen.ids.map
+                    geometry = track_map.geometry
+                    found = read_canvas(track_map._fbo)
+                    print(json.dumps({
+                        "track": track.id, "language": language, "size": sys.argv[1],
+                        "map": [track_map.x, track_map.y, track_map.right, track_map.top],
+                        "band": geometry.band,
+                        "centres": [list(c) for c in geometry.centres],
+                        "corners": [{"line_after": c.line_after, "limit": c.limit,
+                                     "middle": list(geometry.line_after(c.line_after)[0])}
+                                    for c in track.corners],
+                        "font_sizes": [size for _text, size in track_map.texts],
+                        **found}), flush=True)
+                app.set_language("en")
+        finally:
+            app._stop()
+
+
+if __name__ == "__main__":
+    main()
