@@ -1,0 +1,111 @@
+"""A tap re-renders and rebuilds only what it changed (issue 10, "Speed, measured honestly"):
+counted, not timed. Every label texture Kivy renders (``Label.texture_update``) and every widget
+built during a tap, to the frame that shows it, are counted by test name; the bounds are what
+the tap must change on screen, so a regression (a panel rebuilt, a row rewritten, a text set
+that re-renders the same words) fails here whatever the host's speed. ``bench/app.py`` times
+the same taps."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from companion.ui.demo.table_shots import start
+from companion.ui.widgets.lookup import find
+
+pytestmark = pytest.mark.ui
+
+NAMES = ("Maximilianus", "Bartholomew", "Konstantinos", "Wilhelmina")
+
+
+@dataclass
+class Counts:
+    renders: Counter[str] = field(default_factory=Counter)
+    """Label textures rendered, by the label's test name (its class name when it has none)."""
+    built: Counter[str] = field(default_factory=Counter)
+    """Widgets built, by class name."""
+
+
+@contextmanager
+def counting() -> Iterator[Counts]:
+    """Count what Kivy renders and builds inside the block."""
+    from kivy.uix.label import Label
+    from kivy.uix.widget import Widget
+
+    counts = Counts()
+    texture_update, widget_init = Label.texture_update, Widget.__init__
+
+    def counted_texture_update(self: Any, *largs: Any) -> Any:
+        counts.renders[getattr(self, "test_name", "") or type(self).__name__] += 1
+        return texture_update(self, *largs)
+
+    def counted_init(self: Any, **kwargs: Any) -> None:
+        counts.built[type(self).__name__] += 1
+        widget_init(self, **kwargs)
+
+    # Kivy's texture trigger calls the method by its name, on the class: patched there
+    counted_texture_update.__name__ = "texture_update"
+    Label.texture_update = counted_texture_update
+    Widget.__init__ = counted_init
+    try:
+        yield counts
+    finally:
+        Label.texture_update, Widget.__init__ = texture_update, widget_init
+
+
+def tap(ui: Any, name: str) -> Counts:
+    """Tap ``name`` as a finger would and draw the frames that show it; what it cost."""
+    ui.pump()
+    with counting() as counts:
+        ui.player.press(name)
+        ui.pump()
+    return counts
+
+
+def step(ui: Any) -> tuple[str, Counts]:
+    """The scripted table's next tap; what it cost."""
+    from companion.ui.demo.script import next_press
+
+    name = next_press(ui.app.controller)
+    assert name is not None, "the race is over"
+    return name, tap(ui, name)
+
+
+def test_a_prompt_that_comes_back_is_put_up_as_built(ui) -> None:
+    """The gears come back every round (in a new race order), each car's card keypad every
+    turn: their widgets are the ones built the first time, and no widget is built for them."""
+    app = ui.app
+    start(app, NAMES, 2)
+    ui.pump()
+    screen = app.sm.current_screen
+    controller = app.controller
+    cells = {row.car: find(screen, f"driver {row.car}").parent.parent
+             for row in controller.view().gear_rows}
+    keypad: dict[str, Any] = {}
+    seen_modes: list[str] = []
+    while controller.state.round == 0:
+        before = controller.view().mode
+        name, counts = step(ui)
+        mode = controller.view().mode
+        if mode == "reveal":
+            keys = {key: find(screen, f"key {key}") for key, _label, _on in
+                    controller.view().keys}
+            if keypad and before != "reveal":  # the next car's keypad: the same keys
+                assert keys == keypad, "the card keypad was built again"
+                assert not counts.built, f"{name}: {counts.built}"
+            keypad = keypad or keys
+        seen_modes.append(mode)
+    assert "react" in seen_modes and "reveal" in seen_modes
+    view = controller.view()
+    assert view.mode == "gears"
+    assert [r.car for r in view.gear_rows] != list(cells), "the order did not change"
+    assert {r.car: find(screen, f"driver {r.car}").parent.parent
+            for r in view.gear_rows} == cells, "a gear cell was built again"
+    assert not counts.built, f"{name} built {counts.built}"
+    order = [cell for cell in reversed(cells[view.gear_rows[0].car].parent.children)]
+    assert order == [cells[r.car] for r in view.gear_rows], "cells not in the race order"
