@@ -109,3 +109,48 @@ def test_a_prompt_that_comes_back_is_put_up_as_built(ui) -> None:
     assert not counts.built, f"{name} built {counts.built}"
     order = [cell for cell in reversed(cells[view.gear_rows[0].car].parent.children)]
     assert order == [cells[r.car] for r in view.gear_rows], "cells not in the race order"
+
+
+def _table_words(app: Any) -> dict[str, tuple[object, ...]]:
+    """What each label of the race order says (and whether it is lit), by test name; for a
+    name, the room it has too (a name is laid out in its room: when a column widens, the names
+    have less)."""
+    from companion.ui.widgets.race_table import COLUMNS, row_cells, spot_text
+
+    rows = app.controller.view().order
+    sponsors = app.controller.view().sponsors
+    screen = app.sm.current_screen
+    words: dict[str, tuple[object, ...]] = {}
+    for row in rows:
+        name = find(screen, f"order name {row.car}")
+        words[f"order name {row.car}"] = (row.label, row.eliminated, name.width, name.height)
+        for column, text in zip(COLUMNS, row_cells(row, sponsors), strict=False):
+            lit = column == "space" and row.moved and row.on_track
+            words[f"{column} {row.car}"] = (text, lit)
+        assert words[f"space {row.car}"][0] == spot_text(row)
+    return words
+
+
+def test_the_race_order_renders_only_the_cells_that_changed(ui) -> None:
+    """Two rounds of a race, tap by tap: a label of the race order is rendered again only when
+    what it says changed (its car moved, heated...), never because another car changed or
+    because cars changed places."""
+    from companion.ui.widgets.race_table import COLUMNS
+
+    app = ui.app
+    start(app, NAMES, 2)
+    ui.pump()
+    table_label = (*(f"{c} " for c in COLUMNS), "order name ")
+    passes = 0
+    while app.controller.state.round < 2:
+        before = _table_words(app)
+        order = [r.car for r in app.controller.view().order]
+        name, counts = step(ui)
+        after = _table_words(app)
+        passes += order != [r.car for r in app.controller.view().order]
+        changed = {label for label, said in after.items() if before.get(label) != said}
+        rendered = {label for label in counts.renders
+                    if label.startswith(table_label) and len(label.split()) == 2
+                    or label.startswith("order name ")}
+        assert rendered <= changed, f"{name}: rendered {sorted(rendered - changed)} unchanged"
+    assert passes, "no car passed another: the test proves nothing about the order"
