@@ -42,6 +42,9 @@ MIN_TAP = 48
 """The smallest touch target (px)."""
 
 
+SPARE_BUTTONS = 24
+"""Buttons built with the panel (when a race first opens), for the first prompts of each kind
+to take instead of building theirs on a tap (about a keypad and two React prompts' worth)."""
 KEPT_PROMPTS = 8
 """Prompts kept built for when they come back (the gears, each keypad, the usual React
 choices); older ones give their buttons back to the pool."""
@@ -77,6 +80,20 @@ def fit_font(label: Label, size: float, width: float) -> None:
     label.font_size = max(MIN_NAME_FONT, size * width / wanted) if wanted > width > 0 else size
 
 
+def _cancel_layout(widget: Any) -> None:
+    trigger = getattr(widget, "_trigger_layout", None)
+    if trigger is not None:
+        trigger.cancel()
+
+
+def take_down(widget: Any) -> None:
+    """Remove ``widget`` from its parent without it being laid out while off screen (a Kivy
+    layout lays itself out again when its parent changes; it will be when put back)."""
+    if widget.parent is not None:
+        widget.parent.remove_widget(widget)
+    _cancel_layout(widget)
+
+
 class RacePanel(BoxLayout):  # type: ignore[misc]
     """The panel; :meth:`show` a view (built when the prompt's buttons change, or put up as
     it was built before; else updated in place)."""
@@ -100,6 +117,7 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         """Buttons of prompts no longer kept, by test name, for the next prompts to reuse
         (building a Kivy button is most of a tap's cost on a small CPU; a button that comes
         back under its own name usually shows the same text: nothing to render)."""
+        self._pool[""] = [self._new_button() for _spare in range(SPARE_BUTTONS)]
         self._in_use: list[Btn] = []
         self._current: BuiltPrompt | None = None
         self._cells: dict[tuple[str, str, bool], BoxLayout] = {}
@@ -133,7 +151,8 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
 
     def _put_up(self, signature: tuple[object, ...], view: RaceView) -> None:
         """Show the prompt of ``signature``: the one kept from before, else built now."""
-        self.clear_widgets()
+        for widget in list(self.children):
+            take_down(widget)
         look = signature[-3:]
         if look != self._look:  # built in another size, language or theme: none is kept
             for old in self._built.values():
@@ -179,7 +198,9 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         """A prompt no longer kept: its buttons go back to the pool."""
         for button in built.buttons:
             if button.parent is not None:
-                button.parent.remove_widget(button)
+                parent = button.parent
+                parent.remove_widget(button)
+                _cancel_layout(parent)  # a container of a prompt gone: not laid out again
             self._pool.setdefault(button.test_name, []).append(button)
 
     def _button(self, text: str, name: str, action: Callable[[], Any], *,
@@ -195,8 +216,7 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
             button = spare.pop()
             button.one_line = 0
         else:
-            button = Btn(gate=self.gate)
-            button.bind(on_release=lambda b: b.action())
+            button = self._new_button()
         button.action = action
         button.text = text
         button.test_name = name
@@ -216,6 +236,11 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         if one_line:
             button.one_line = button.font_size
         self._in_use.append(button)
+        return button
+
+    def _new_button(self) -> Btn:
+        button = Btn(gate=self.gate)
+        button.bind(on_release=lambda b: b.action())
         return button
 
     def _single(self, text: str, name: str, action: Callable[[], Any]) -> None:
