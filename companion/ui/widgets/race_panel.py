@@ -34,6 +34,7 @@ from .lookup import walk
 from .measure import READABLE_PX
 from .react_grid import ReactGrid
 from .text_fit import FIT
+from .touch_box import HitMixin, TouchBox, TouchGrid
 from .touch_gate import PromptGate
 
 MIN_NAME_FONT = READABLE_PX
@@ -94,7 +95,7 @@ def take_down(widget: Any) -> None:
     _cancel_layout(widget)
 
 
-class RacePanel(BoxLayout):  # type: ignore[misc]
+class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
     """The panel; :meth:`show` a view (built when the prompt's buttons change, or put up as
     it was built before; else updated in place)."""
 
@@ -250,7 +251,7 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         """The gears' grid (empty: :meth:`_arrange` puts the drivers' cells in)."""
         app = App.get_running_app()
         cols = 1 if len(view.gear_rows) <= 3 else 2
-        grid = GridLayout(cols=cols, spacing=(app.fs * 0.5, app.fs * 0.25), size_hint_y=None)
+        grid = TouchGrid(cols=cols, spacing=(app.fs * 0.5, app.fs * 0.25), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         self.add_widget(grid)
         return grid
@@ -286,8 +287,8 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         height = button_height(app)
         clog = row.can_clog or row.clogged
         line = height if clog else app.fs * 1.35  # a "Clogged" button is a full-size target
-        cell = BoxLayout(orientation="vertical", size_hint_y=None, height=line + height)
-        top = BoxLayout(size_hint_y=None, height=line, spacing=app.fs * 0.3)
+        cell = TouchBox(orientation="vertical", size_hint_y=None, height=line + height)
+        top = TouchBox(size_hint_y=None, height=line, spacing=app.fs * 0.3)
         name = Label(text=row.name, font_size=app.fs, bold=True, halign="left",
                      valign="middle", color=app.c_fg)
         name.bind(size=lambda w, s: setattr(w, "text_size", s))
@@ -307,7 +308,7 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
                                         lambda c=row.car: self.actions.clogged(c),
                                         width=app.fs * 6, font_size=app.fs_small))
         cell.add_widget(top)
-        buttons = BoxLayout(size_hint_y=None, height=height, spacing=app.fs * 0.2)
+        buttons = TouchBox(size_hint_y=None, height=height, spacing=app.fs * 0.2)
         for gear in (1, 2, 3, 4):
             button = self._button(str(gear), f"gear {row.car} {gear}",
                                   lambda c=row.car, g=gear: self.actions.choose_gear(c, g),
@@ -320,7 +321,7 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
     def _keypad(self, view: RaceView) -> None:
         app = App.get_running_app()
         cols = 5 if view.mode == "legend_card" else 4
-        grid = GridLayout(cols=cols, spacing=app.fs * 0.25, size_hint_y=None)
+        grid = TouchGrid(cols=cols, spacing=app.fs * 0.25, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         method = {"boost": "boost_value", "legend_card": "legend_card"}.get(view.mode, "key")
         for key, label, _enabled in view.keys:
