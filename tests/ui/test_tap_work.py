@@ -154,3 +154,19 @@ def test_the_race_order_renders_only_the_cells_that_changed(ui) -> None:
                     or label.startswith("order name ")}
         assert rendered <= changed, f"{name}: rendered {sorted(rendered - changed)} unchanged"
     assert passes, "no car passed another: the test proves nothing about the order"
+
+
+def test_a_gear_and_an_undo_render_only_the_words_that_changed(ui) -> None:
+    """The bench's taps (``bench/app.py``): a gear chosen, then Undo. What changes in words is
+    the prompt, the driver's "ready" and the ruling; a button greyed out or selected and the
+    driver's name turning green are drawn in another colour (``TintBtn`` / ``TintLabel``),
+    nothing rendered again; nothing is built."""
+    app = ui.app
+    start(app, NAMES[:2], 2)
+    ui.pump()
+    car = app.controller.view().gear_rows[0].car
+    for name in (f"gear {car} 2", "undo") * 2:
+        counts = tap(ui, name)
+        assert not counts.built, f"{name} built {counts.built}"
+        assert set(counts.renders) <= {"prompt", f"ready {car}", "Label"}, (name, counts.renders)
+        assert sum(counts.renders.values()) <= 3, (name, counts.renders)

@@ -34,6 +34,7 @@ from .lookup import walk
 from .measure import READABLE_PX
 from .react_grid import ReactGrid
 from .text_fit import FIT
+from .tint import TintBtn, TintLabel
 from .touch_box import HitMixin, TouchBox, TouchGrid
 from .touch_gate import PromptGate
 
@@ -240,7 +241,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         return button
 
     def _new_button(self) -> Btn:
-        button = Btn(gate=self.gate)
+        button = TintBtn(gate=self.gate)
         button.bind(on_release=lambda b: b.action())
         return button
 
@@ -289,8 +290,8 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         line = height if clog else app.fs * 1.35  # a "Clogged" button is a full-size target
         cell = TouchBox(orientation="vertical", size_hint_y=None, height=line + height)
         top = TouchBox(size_hint_y=None, height=line, spacing=app.fs * 0.3)
-        name = Label(text=row.name, font_size=app.fs, bold=True, halign="left",
-                     valign="middle", color=app.c_fg)
+        name = TintLabel(text=row.name, font_size=app.fs, bold=True, halign="left",
+                         valign="middle", color=app.c_fg)  # turns green, rendered once
         name.bind(size=lambda w, s: setattr(w, "text_size", s))
         name.bind(width=lambda w, width, size=app.fs: fit_font(w, size, width))
         name.test_name = f"driver {row.car}"
