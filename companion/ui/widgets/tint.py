@@ -96,6 +96,6 @@ class TintLabel(TintMixin, Label):  # type: ignore[misc]
     """A :class:`~kivy.uix.label.Label` whose colour changes render nothing again."""
 
 
-class TintBtn(TintMixin, Btn):  # type: ignore[misc]
+class TintBtn(TintMixin, Btn):
     """A :class:`~companion.ui.widgets.basic.Btn` whose colour changes (greyed out, selected,
     back to normal) render nothing again."""
