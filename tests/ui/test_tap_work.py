@@ -7,6 +7,7 @@ the same taps."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 
 from companion.ui.demo.table_shots import start
-from companion.ui.widgets.lookup import find
+from companion.ui.widgets.lookup import find, find_all
 
 pytestmark = pytest.mark.ui
 
@@ -170,3 +171,49 @@ def test_a_gear_and_an_undo_render_only_the_words_that_changed(ui) -> None:
         assert not counts.built, f"{name} built {counts.built}"
         assert set(counts.renders) <= {"prompt", f"ready {car}", "Label"}, (name, counts.renders)
         assert sum(counts.renders.values()) <= 3, (name, counts.renders)
+
+
+def test_clogged_comes_and_goes_in_the_drivers_own_cell(ui) -> None:
+    """When a car may declare a clogged hand, its cell gets Clogged (a full-size button: the
+    name's line grows to a button's height); the cell is the one built at the start, not a new
+    one, and Clogged declares it. A later round without it takes the button out again."""
+    from companion.ui.widgets.race_panel import button_height
+
+    app = ui.app
+    start(app, NAMES, 2)
+    ui.pump()
+    screen = app.sm.current_screen
+    controller = app.controller
+    cells = {row.car: find(screen, f"driver {row.car}").parent.parent
+             for row in controller.view().gear_rows}
+    assert find_all(screen, "clogged ") == []
+    while not any(r.can_clog for r in controller.view().gear_rows if r.planned is None):
+        step(ui)
+        assert not controller.state.over, "no car could declare a clogged hand"
+    view = controller.view()
+    row = next(r for r in view.gear_rows if r.can_clog and r.planned is None)
+    clogged = find(screen, f"clogged {row.car}")
+    assert clogged.parent.parent is cells[row.car]
+    assert clogged.height >= button_height(app) and clogged.parent.height >= clogged.height
+    assert {r.car: find(screen, f"driver {r.car}").parent.parent
+            for r in view.gear_rows} == cells, "a gear cell was built again"
+    counts = tap(ui, f"clogged {row.car}")
+    assert not counts.built
+    assert next(r for r in controller.view().gear_rows if r.car == row.car).clogged
+    assert find(screen, f"clogged {row.car}").role == "selected"
+    # a view where the car may no longer declare it (as in a later round): out it goes
+    view = controller.view()
+    without = dataclasses.replace(view, gear_rows=tuple(
+        dataclasses.replace(r, can_clog=False, clogged=False) if r.car == row.car else r
+        for r in view.gear_rows))
+    panel = screen.ids.panel
+    with counting() as counts:
+        panel.show(without)
+        ui.pump()
+    assert find_all(screen, f"clogged {row.car}") == [] and not counts.built
+    assert find(screen, f"driver {row.car}").parent.parent is cells[row.car]
+    assert cells[row.car].height < clogged.height * 2
+    with counting() as counts:
+        panel.show(view)
+        ui.pump()
+    assert find(screen, f"clogged {row.car}") is clogged and not counts.built

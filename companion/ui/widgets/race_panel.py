@@ -69,6 +69,17 @@ class BuiltPrompt:
     """A React prompt's choices (what they are laid out as, to update them in place)."""
 
 
+@dataclass
+class GearCell:
+    """A driver's cell of the gears' grid."""
+
+    box: Any
+    top: Any
+    """The line of the name, "ready" and Clogged."""
+    clogged: Btn | None = None
+    """Clogged, while the car may declare it."""
+
+
 def button_height(app: Any) -> float:
     """The panel's buttons: 48 px at 800x480 (the smallest comfortable target), more on a
     larger screen."""
@@ -122,10 +133,10 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         self._pool[""] = [self._new_button() for _spare in range(SPARE_BUTTONS)]
         self._in_use: list[Btn] = []
         self._current: BuiltPrompt | None = None
-        self._cells: dict[tuple[str, str, bool], BoxLayout] = {}
-        """Each driver's gear cell (name, "ready", Clogged, the four gears), by car, name and
-        whether it has Clogged: built once, put back in the gears' grid every round in the
-        race's order (the order changes as cars pass: no cell is built again for it)."""
+        self._cells: dict[tuple[str, str], GearCell] = {}
+        """Each driver's gear cell (name, "ready", Clogged, the four gears), by car and name:
+        built once, put back in the gears' grid every round in the race's order (the order
+        changes as cars pass: no cell is built again for it)."""
         self._named: dict[str, Any] = {}
         """The panel's widgets by test name (found once per build, not on every input)."""
         self.react_grid = ReactGrid(self)
@@ -259,36 +270,38 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
 
     def _arrange(self, grid: GridLayout, view: RaceView) -> None:
         """The drivers' gear cells in ``grid``, in the order of the view's rows (built the
-        first time a driver's cell is asked for)."""
+        first time a driver's cell is asked for), each with Clogged when it may be declared."""
         cells = []
+        changed = False
         for row in view.gear_rows:
-            key = (row.car, row.name, row.can_clog or row.clogged)
+            key = (row.car, row.name)
             cell = self._cells.get(key)
             if cell is None:
-                built, self._in_use = self._in_use, []
                 cell = self._cells[key] = self._gear_cell(row)
-                self._in_use = built  # a cell's buttons stay in the cell
+            changed |= self._clogged_button(cell, row)
             cells.append(cell)
-        if grid.children[::-1] == cells:
-            return
-        grid.clear_widgets()
-        for cell in cells:
-            if cell.parent is not None:
-                cell.parent.remove_widget(cell)
-            grid.add_widget(cell)
-        named = {w.test_name: w for w in walk(self) if getattr(w, "test_name", "")}
-        self._named = named
-        if self._current is not None:
-            self._current.named = named
-        if len(self._cells) > 4 * len(cells) + 8:  # cars of races gone by: drop the rest
+        if grid.children[::-1] != [cell.box for cell in cells]:
+            changed = True
+            grid.clear_widgets()
+            for cell in cells:
+                if cell.box.parent is not None:
+                    cell.box.parent.remove_widget(cell.box)
+                grid.add_widget(cell.box)
+        if changed:
+            named = {w.test_name: w for w in walk(self) if getattr(w, "test_name", "")}
+            self._named = named
+            if self._current is not None:
+                self._current.named = named
+        if len(self._cells) > 2 * len(cells) + 8:  # cars of races gone by: drop the rest
             self._cells = {k: c for k, c in self._cells.items() if c in cells}
 
-    def _gear_cell(self, row: GearRow) -> BoxLayout:
+    def _gear_cell(self, row: GearRow) -> GearCell:
+        """A driver's cell: the name and "ready" over the four gears (Clogged is put in and
+        taken out as the car may declare it: :meth:`_clogged_button`)."""
         app = App.get_running_app()
         height = button_height(app)
-        clog = row.can_clog or row.clogged
-        line = height if clog else app.fs * 1.35  # a "Clogged" button is a full-size target
-        cell = TouchBox(orientation="vertical", size_hint_y=None, height=line + height)
+        line = app.fs * 1.35
+        box = TouchBox(orientation="vertical", size_hint_y=None, height=line + height)
         top = TouchBox(size_hint_y=None, height=line, spacing=app.fs * 0.3)
         name = TintLabel(text=row.name, font_size=app.fs, bold=True, halign="left",
                          valign="middle", color=app.c_fg)  # turns green, rendered once
@@ -304,20 +317,44 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         ready.bind(size=lambda w, s: setattr(w, "text_size", s))
         ready.test_name = f"ready {row.car}"
         top.add_widget(ready)
-        if clog:
-            top.add_widget(self._button(_("Clogged"), f"clogged {row.car}",
-                                        lambda c=row.car: self.actions.clogged(c),
-                                        width=app.fs * 6, font_size=app.fs_small))
-        cell.add_widget(top)
+        box.add_widget(top)
         buttons = TouchBox(size_hint_y=None, height=height, spacing=app.fs * 0.2)
+        built, self._in_use = self._in_use, []
         for gear in (1, 2, 3, 4):
             button = self._button(str(gear), f"gear {row.car} {gear}",
                                   lambda c=row.car, g=gear: self.actions.choose_gear(c, g),
                                   font_size=app.fs_big)
             button.size_hint_min_x = MIN_TAP  # four to a cell, two cells a row at 800x480
             buttons.add_widget(button)
-        cell.add_widget(buttons)
-        return cell
+        self._in_use = built  # a cell's buttons stay in the cell
+        box.add_widget(buttons)
+        return GearCell(box, top)
+
+    def _clogged_button(self, cell: GearCell, row: GearRow) -> bool:
+        """Clogged in the cell when the car may declare it (or has): a full-size target, so
+        the name's line is as tall as a button then. True when the cell changed."""
+        wanted = row.can_clog or row.clogged
+        if wanted == (cell.clogged is not None):
+            return False
+        app = App.get_running_app()
+        height = button_height(app)
+        line = height if wanted else app.fs * 1.35
+        cell.top.height = line
+        cell.box.height = line + height
+        if cell.clogged is not None:
+            take_down(cell.clogged)
+            self._pool.setdefault(cell.clogged.test_name, []).append(cell.clogged)
+            cell.clogged = None
+        else:
+            built, self._in_use = self._in_use, []
+            try:
+                cell.clogged = self._button(_("Clogged"), f"clogged {row.car}",
+                                            lambda c=row.car: self.actions.clogged(c),
+                                            width=app.fs * 6, font_size=app.fs_small)
+            finally:
+                self._in_use = built  # the cell's button, not the prompt's
+            cell.top.add_widget(cell.clogged)
+        return True
 
     def _keypad(self, view: RaceView) -> None:
         app = App.get_running_app()
