@@ -44,9 +44,11 @@ MIN_TAP = 48
 """The smallest touch target (px)."""
 
 
-SPARE_BUTTONS = 24
-"""Buttons built with the panel (when a race first opens), for the first prompts of each kind
-to take instead of building theirs on a tap (about a keypad and two React prompts' worth)."""
+SPARE_BUTTONS = 48
+"""Buttons built with the panel (when a race first opens: ~10 ms here), for the first prompts of
+each kind to take instead of building theirs on a tap (0.7 ms a button here): a scripted race of
+4 drivers and 2 Legends puts up about 50 buttons in all (the gears, the keypads, the React
+choices kept built), and builds 3 more on its taps."""
 KEPT_PROMPTS = 8
 """Prompts kept built for when they come back (the gears, each keypad, the usual React
 choices); older ones give their buttons back to the pool."""
