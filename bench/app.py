@@ -70,14 +70,28 @@ Faults the bench must catch (``goals_met`` says which goals the run met):
 * ``--unsynced``: the app's log is switched to ``synchronous=OFF``: ``wal_syncs_per_input``
   says 0.
 
+What a tap makes Kivy do, counted from the touch to the start of the frame that shows it:
+``label_renders_per_tap`` (mean; ``_max``), every label texture rendered (``Label.texture_update``)
+and ``widgets_built_per_tap_max``, every widget constructed.
+
+**A whole race** (``--race-runs N``, default 2; 0: none): the gear / Undo taps above are the
+cheapest taps of a race (the same two prompts, nothing rebuilt). These runs play a whole race
+through the same touches, the demo's scripted table (:mod:`companion.ui.demo.script`: 4 drivers
+with names of 12 letters and 2 Legends, USA, 1 lap; ``bench/taps.py``'s table), every tap timed
+and counted as above: the gears, the cards typed on the keypad, the React choices, End turn and
+what follows it. ``race_tap_work_ms_p50`` / ``_p99`` (wall, the commit included; a card typed
+commits nothing), ``race_tap_cpu_without_commit_ms_p50`` / ``_p99``, ``race_label_renders_per_tap``,
+``race_widgets_built_per_tap`` and the same by kind of tap (``race_by_kind``).
+
 ``--profile FILE`` adds one run whose taps' work (from the touch to the start of the frame that
-shows it) is profiled with cProfile (``python -m pstats FILE``).
+shows it) is profiled with cProfile (``python -m pstats FILE``), and one race run profiled the
+same way (``FILE`` with the suffix ``.race.prof``).
 
 The last line is one JSON object: ``start_ratio`` and ``rss_ratio`` (median app / median
 hello-world; target <= 1.3), ``input_to_frame_ms_p99`` (target <= 16.7, one 60 Hz frame),
 ``handler_ms_p99`` (touch dispatch to the end of the handler, SQLite commit included),
 ``tap_work_ms_p99``, ``tap_work_without_commit_ms_p99``, ``commit_ms_p99``,
-``commit_floor_ms_p99``, ``one_commit_per_input`` and ``frame_ratio``.
+``commit_floor_ms_p99``, ``one_commit_per_input`` and ``frame_ratio``, then the ``race_*`` figures.
 """
 
 from __future__ import annotations
@@ -143,11 +157,37 @@ DOUBLE_COMMIT = os.environ.get("BENCH_DOUBLE_COMMIT") == "1"
 UNSYNCED = os.environ.get("BENCH_UNSYNCED") == "1"
 PROFILE = os.environ.get("BENCH_PROFILE", "")
 TRACE = os.environ.get("BENCH_TRACE_FILE", "")
+RACE = os.environ.get("BENCH_RACE") == "1"
+sys.path.append(os.getcwd())  # the repository (bench.taps: the scripted race's table)
 import contextlib, gc, sqlite3
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.graphics.opengl import glFinish
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 from companion.ui.app import HeatApp
+
+# What a tap makes Kivy do, counted: every label texture rendered (Label.texture_update, whether
+# from the frame's trigger or called directly) and every widget built, from the tap's touch to
+# the start of the frame that shows it. (Kivy's triggers call a method by its name: the wrapper
+# keeps it.)
+rendering = [0, 0]  # label textures rendered, widgets built
+_texture_update = Label.texture_update
+_widget_init = Widget.__init__
+
+
+def texture_update(self, *largs):
+    rendering[0] += 1
+    return _texture_update(self, *largs)
+
+
+def __init__(self, **kwargs):
+    rendering[1] += 1
+    _widget_init(self, **kwargs)
+
+
+Label.texture_update = texture_update
+Widget.__init__ = __init__
 
 result = {}
 latencies = []
@@ -160,6 +200,9 @@ floors = []
 transactions = []
 syncs = []
 gcs = []
+renders = []
+builds = []
+kinds = []
 committing = [0.0, 0.0]  # wall, CPU
 commit_cpus = []
 committed = [0]
@@ -244,6 +287,16 @@ class Bench(HeatApp):
         form = RaceForm(seed=1)
         form.first_race()
         form.set_legends(2)
+        if RACE:  # a whole race played by the scripted table: 4 drivers, 2 Legends, 1 lap
+            from bench.taps import NAMES, SEED
+            from companion.ui.views.drivers import Driver
+            from companion.ui.views.names import CAR_COLOURS
+            form = RaceForm(seed=SEED)
+            form.track_id = "usa"
+            form.laps = 1
+            form.drivers = [Driver(colour, name=name) for colour, name in
+                            zip(CAR_COLOURS, NAMES[:4], strict=False)]
+            form.set_legends(2)
         self.open_session(self.log().new_race(form.setup(tracks.load_track("usa"))))
         result["rss_settled"] = rss_mb()
         instrument_log()
@@ -278,10 +331,26 @@ class Bench(HeatApp):
         from kivy.tests.common import UnitTestTouch
         from companion.ui.widgets.lookup import find
         screen = self.sm.current_screen
-        car = self.controller.view().gear_rows[0].car
-        name = f"gear {car} 2" if self.count % 2 == 0 else "undo"
+        if RACE:
+            from bench.taps import kind_of
+            from companion.ui.demo.script import next_press
+            view = self.controller.view()
+            name = next_press(self.controller, view)
+            if name is None:  # the race is over
+                return self.finish()
+            kind = kind_of(name, view.mode)
+        else:
+            car = self.controller.view().gear_rows[0].car
+            name = f"gear {car} 2" if self.count % 2 == 0 else "undo"
+            kind = "gear" if self.count % 2 == 0 else "undo"
         widget = find(screen, name)
         x, y = widget.to_window(*widget.center)
+        released = []
+
+        def seen(*_args):
+            released.append(True)
+
+        widget.bind(on_release=seen)
         touch = UnitTestTouch(x, y)
         self.clock += 1.0  # a person's pace: no tap is a double tap
         touch.time_start = touch.time_update = self.clock
@@ -292,6 +361,7 @@ class Bench(HeatApp):
         committing[0] = committing[1] = 0.0
         committed[0] = 0
         collecting[0] = 0.0
+        rendering[0] = rendering[1] = 0
         if self.profile is not None:
             self.profile.enable()
         self.t0 = time.perf_counter()
@@ -304,8 +374,12 @@ class Bench(HeatApp):
         self.work = self.t_handler - self.t0
         self.cpu = self.c_handler - self.c0
         self.first_draw = True
-        if self.controller.state is before:
+        widget.unbind(on_release=seen)
+        if not released:
+            raise SystemExit(f"tap {self.count} ({name}) did not reach its button")
+        if self.controller.state is before and not RACE:  # (a card typed changes no state)
             raise SystemExit(f"tap {self.count} ({name}) changed nothing")
+        kinds.append(kind)
         self.shown = False
 
     def redraw(self, dt):
@@ -328,6 +402,8 @@ class Bench(HeatApp):
         # This frame shows the tap only if no layout/texture trigger is left for a later frame.
         if not Clock.get_before_frame_events():
             self.shown = True
+            renders.append(rendering[0])
+            builds.append(rendering[1])
             if self.profile is not None:
                 self.profile.disable()
 
@@ -339,23 +415,7 @@ class Bench(HeatApp):
             redraws.append((now - self.t0) * 1000)
             self.phase = None
             floors.append(self.floor.commit())
-            self.count += 1
-            if self.count >= INPUTS:
-                gc.callbacks.remove(gc_timer)
-                t = time.perf_counter()  # what a full collection would cost a tap now
-                gc.collect()
-                result["full_gc_ms"] = (time.perf_counter() - t) * 1000
-                result["gc_objects"] = len(gc.get_objects())
-                result["gc_frozen"] = gc.get_freeze_count()
-                if self.profile is not None:
-                    self.profile.dump_stats(PROFILE)
-                result.update(latencies=latencies, handlers=handlers, works=works, cpus=cpus,
-                              redraws=redraws, commits=commits, commit_cpus=commit_cpus,
-                              floors=floors, transactions=transactions, syncs=syncs, gcs=gcs)
-                print(json.dumps(result), flush=True)
-                self.stop()
-            else:
-                Clock.schedule_once(self.do_tap, 0.02)
+            self.next_tap()
             return
         if self.phase != "tap" or not self.shown:
             return
@@ -372,7 +432,34 @@ class Bench(HeatApp):
                           for kind in ("wal", "db", "journal")}
                          | {"writes": sum(1 for line in lines if line.startswith("~W"))})
         self.phase = None
-        Clock.schedule_once(self.redraw, 0.02)
+        if RACE:  # every kind of tap, one after the other (no redraw between them)
+            self.next_tap()
+        else:
+            Clock.schedule_once(self.redraw, 0.02)
+
+    def next_tap(self):
+        self.count += 1
+        if self.count >= INPUTS:
+            self.finish()
+        else:
+            Clock.schedule_once(self.do_tap, 0.02)
+
+    def finish(self):
+        gc.callbacks.remove(gc_timer)
+        t = time.perf_counter()  # what a full collection would cost a tap now
+        gc.collect()
+        result["full_gc_ms"] = (time.perf_counter() - t) * 1000
+        result["gc_objects"] = len(gc.get_objects())
+        result["gc_frozen"] = gc.get_freeze_count()
+        if self.profile is not None:
+            self.profile.dump_stats(PROFILE)
+        result.update(latencies=latencies, handlers=handlers, works=works, cpus=cpus,
+                      redraws=redraws, commits=commits, commit_cpus=commit_cpus,
+                      floors=floors, transactions=transactions, syncs=syncs, gcs=gcs,
+                      renders=renders, builds=builds, kinds=kinds,
+                      race_over=bool(self.controller.state.over))
+        print(json.dumps(result), flush=True)
+        self.stop()
 
 Bench(data=os.environ["BENCH_DATA"]).run()
 """
@@ -415,6 +502,8 @@ def traced_run(env: dict[str, str], folder: Path,
 
 
 TAP_WORK_GOAL_MS = 4.0
+RACE_TAP_LIMIT = 2000
+"""A scripted race that has not finished after this many taps stops the bench."""
 FRAME_RATIO_GOAL = 1.3
 
 
@@ -467,6 +556,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unsynced", action="store_true",
                         help="switch the app's log to synchronous=OFF after it opens (the "
                              "traced run must then see no sync: one_commit_per_input false)")
+    parser.add_argument("--race-runs", type=int, default=2,
+                        help="runs of a whole race played by the scripted table (every kind "
+                             "of tap: gears, cards, React, Legends; 0: none)")
     parser.add_argument("--profile", metavar="FILE",
                         help="also write a cProfile of the taps' work (handler + layout, "
                              "one extra run) to FILE")
@@ -486,11 +578,67 @@ def main(argv: list[str] | None = None) -> int:
     traced: dict[str, object] = {}
     if args.trace_inputs:
         traced = traced_run(dict(env, BENCH_INPUTS=str(args.trace_inputs)), home)
+    races = [run(APP, dict(env, BENCH_DATA=str(home / f"race{i}"), BENCH_RACE="1",
+                           BENCH_INPUTS=str(RACE_TAP_LIMIT)))
+             for i in range(args.race_runs)]
     if args.profile:
         run(APP, dict(env, BENCH_DATA=str(home / "profiled"), BENCH_PROFILE=args.profile))
+        if args.race_runs:
+            race_profile = str(Path(args.profile).with_suffix(".race.prof"))
+            run(APP, dict(env, BENCH_DATA=str(home / "race-profiled"), BENCH_RACE="1",
+                          BENCH_INPUTS=str(RACE_TAP_LIMIT), BENCH_PROFILE=race_profile))
     figures = report(args, hello, app, traced)
+    figures.update(race_report(races))
     print(json.dumps(figures))
     return 0 if figures["one_commit_per_input"] else 1
+
+
+def race_report(races: list[dict[str, object]]) -> dict[str, object]:
+    """The taps of whole races, by kind (gear, cards, move, react, end, legends): the work
+    of each tap (wall, and CPU without the commit, which other processes do not inflate),
+    the label textures it rendered and the widgets it built. Printed; returned as ``race_*``
+    figures."""
+    if not races:
+        return {}
+    for race in races:
+        if not race["race_over"]:
+            raise RuntimeError(f"the scripted race did not finish in {RACE_TAP_LIMIT} taps")
+    taps: list[tuple[str, float, float, int, int]] = []
+    for race in races:
+        cpu = [c - k for c, k in zip(race["cpus"], race["commit_cpus"], strict=True)]  # type: ignore[call-overload]
+        taps += list(zip(race["kinds"], race["works"], cpu, race["renders"],  # type: ignore[call-overload]
+                         race["builds"], strict=True))
+    kinds = sorted({t[0] for t in taps})
+    print(f"a whole race played by touches ({len(races)} run(s), {len(taps)} taps): the work "
+          "per tap, wall (commit included) and CPU without the commit, p50 / p99; label "
+          "textures rendered and widgets built per tap (mean, max)")
+    for kind in ["all", *kinds]:
+        some = [t for t in taps if kind in ("all", t[0])]
+        works, cpus = [t[1] for t in some], [t[2] for t in some]
+        print(f"  {kind:8s} {len(some):4d} taps: {percentile(works, 0.5):6.2f} / "
+              f"{percentile(works, 0.99):6.2f} ms wall, {percentile(cpus, 0.5):6.2f} / "
+              f"{percentile(cpus, 0.99):6.2f} ms CPU; renders "
+              f"{statistics.mean(t[3] for t in some):5.1f} (max {max(t[3] for t in some)}), "
+              f"built {statistics.mean(t[4] for t in some):5.1f} "
+              f"(max {max(t[4] for t in some)})")
+    works, cpus = [t[1] for t in taps], [t[2] for t in taps]
+    return {
+        "race_taps": len(taps),
+        "race_tap_work_ms_p50": round(percentile(works, 0.5), 2),
+        "race_tap_work_ms_p99": round(percentile(works, 0.99), 2),
+        "race_tap_cpu_without_commit_ms_p50": round(percentile(cpus, 0.5), 2),
+        "race_tap_cpu_without_commit_ms_p99": round(percentile(cpus, 0.99), 2),
+        "race_label_renders_per_tap": round(statistics.mean(t[3] for t in taps), 2),
+        "race_widgets_built_per_tap": round(statistics.mean(t[4] for t in taps), 2),
+        "race_by_kind": {kind: {
+            "taps": sum(1 for t in taps if t[0] == kind),
+            "work_ms_p99": round(percentile([t[1] for t in taps if t[0] == kind], 0.99), 2),
+            "cpu_without_commit_ms_p99":
+                round(percentile([t[2] for t in taps if t[0] == kind], 0.99), 2),
+            "label_renders": round(statistics.mean(t[3] for t in taps if t[0] == kind), 2),
+            "widgets_built": round(statistics.mean(t[4] for t in taps if t[0] == kind), 2),
+        } for kind in kinds},
+    }
 
 
 def report(args: argparse.Namespace, hello: list[dict[str, object]],
@@ -509,6 +657,7 @@ def report(args: argparse.Namespace, hello: list[dict[str, object]],
     commits, floors, gcs = values("commits"), values("floors"), values("gcs")
     ui_cpu = [w - c for w, c in zip(cpus, values("commit_cpus"), strict=True)]
     transactions = [int(v) for v in values("transactions")]
+    renders, builds = values("renders"), values("builds")
     syncs: list[dict[str, int]] = list(traced.get("syncs", []))  # type: ignore[call-overload]
     ui_work = [w - c for w, c in zip(works, commits, strict=True)]
     tap_work = percentile(works, 0.99)
@@ -542,6 +691,8 @@ def report(args: argparse.Namespace, hello: list[dict[str, object]],
     print(f"a full collection at the end of a run: {full_gc:.1f} ms (median), "
           f"{statistics.median(int(r['gc_objects']) for r in app)} objects tracked, "  # type: ignore[call-overload]
           f"{statistics.median(int(r['gc_frozen']) for r in app)} frozen")  # type: ignore[call-overload]
+    print(f"label textures rendered per tap: mean {statistics.mean(renders):.2f}, max "
+          f"{max(renders):.0f}; widgets built per tap: max {max(builds):.0f}")
     print(f"a redraw of the same screen with no input: p99 {percentile(redraws, 0.99):.2f} ms;"
           f" tap-to-frame / redraw = {frame_ratio:.2f} (goal <= {FRAME_RATIO_GOAL})")
     return {
@@ -565,6 +716,9 @@ def report(args: argparse.Namespace, hello: list[dict[str, object]],
         "tap_cpu_without_commit_ms_p99": round(percentile(ui_cpu, 0.99), 2),
         "tap_cpu_without_commit_ms_p50": round(percentile(ui_cpu, 0.5), 2),
         "tap_gc_ms_p99": round(percentile(gcs, 0.99), 2),
+        "label_renders_per_tap": round(statistics.mean(renders), 2),
+        "label_renders_per_tap_max": int(max(renders)),
+        "widgets_built_per_tap_max": int(max(builds)),
         "tap_gc_ms_max": round(max(gcs), 2),
         "full_gc_ms": round(full_gc, 1),
         "injected_ms": args.inject_ms,

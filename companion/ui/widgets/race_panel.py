@@ -16,7 +16,9 @@ results.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from kivy.app import App
@@ -32,12 +34,52 @@ from .lookup import walk
 from .measure import READABLE_PX
 from .react_grid import ReactGrid
 from .text_fit import FIT
+from .tint import TintBtn, TintLabel
+from .touch_box import HitMixin, TouchBox, TouchGrid
 from .touch_gate import PromptGate
 
 MIN_NAME_FONT = READABLE_PX
 """A driver's name above its gear buttons shrinks no smaller (the readable floor)."""
 MIN_TAP = 48
 """The smallest touch target (px)."""
+
+
+SPARE_BUTTONS = 48
+"""Buttons built with the panel (when a race first opens: ~10 ms here), for the first prompts of
+each kind to take instead of building theirs on a tap (0.7 ms a button here): a scripted race of
+4 drivers and 2 Legends puts up about 50 buttons in all (the gears, the keypads, the React
+choices kept built), and builds 3 more on its taps."""
+KEPT_PROMPTS = 8
+"""Prompts kept built for when they come back (the gears, each keypad, the usual React
+choices); older ones give their buttons back to the pool."""
+
+
+@dataclass
+class BuiltPrompt:
+    """A prompt's widgets, built once (:class:`RacePanel`)."""
+
+    widgets: list[Any]
+    """The panel's children, in the order they are added."""
+    named: dict[str, Any]
+    """Its widgets by test name."""
+    buttons: list[Btn]
+    """Its buttons (back to the pool when the prompt is no longer kept)."""
+    grid: Any = None
+    """The gears' grid: its cells, one per driver, are put in in the race's order
+    (:meth:`RacePanel._arrange`)."""
+    react: ReactGrid | None = None
+    """A React prompt's choices (what they are laid out as, to update them in place)."""
+
+
+@dataclass
+class GearCell:
+    """A driver's cell of the gears' grid."""
+
+    box: Any
+    top: Any
+    """The line of the name, "ready" and Clogged."""
+    clogged: Btn | None = None
+    """Clogged, while the car may declare it."""
 
 
 def button_height(app: Any) -> float:
@@ -53,9 +95,23 @@ def fit_font(label: Label, size: float, width: float) -> None:
     label.font_size = max(MIN_NAME_FONT, size * width / wanted) if wanted > width > 0 else size
 
 
-class RacePanel(BoxLayout):  # type: ignore[misc]
-    """The panel; :meth:`show` a view (rebuilt when the prompt's buttons change, else updated
-    in place)."""
+def _cancel_layout(widget: Any) -> None:
+    trigger = getattr(widget, "_trigger_layout", None)
+    if trigger is not None:
+        trigger.cancel()
+
+
+def take_down(widget: Any) -> None:
+    """Remove ``widget`` from its parent without it being laid out while off screen (a Kivy
+    layout lays itself out again when its parent changes; it will be when put back)."""
+    if widget.parent is not None:
+        widget.parent.remove_widget(widget)
+    _cancel_layout(widget)
+
+
+class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
+    """The panel; :meth:`show` a view (built when the prompt's buttons change, or put up as
+    it was built before; else updated in place)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("orientation", "vertical")
@@ -66,10 +122,23 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         self.actions: Any = None
         self.on_results: Callable[[], None] = lambda: None
         self._signature: tuple[object, ...] | None = None
-        self._pool: list[Btn] = []
-        """Buttons of earlier prompts, reused (building a Kivy button is most of a tap's cost
-        on a small CPU)."""
+        self._built: OrderedDict[tuple[object, ...], BuiltPrompt] = OrderedDict()
+        """The prompts built lately, by signature, the one on show last: a prompt that comes
+        back (the gears every round, each car's keypad) is put up again as it was, nothing
+        built, laid out from scratch or rendered again."""
+        self._look: tuple[object, ...] | None = None
+        """The font size, language and theme the kept prompts were built in."""
+        self._pool: dict[str, list[Btn]] = {}
+        """Buttons of prompts no longer kept, by test name, for the next prompts to reuse
+        (building a Kivy button is most of a tap's cost on a small CPU; a button that comes
+        back under its own name usually shows the same text: nothing to render)."""
+        self._pool[""] = [self._new_button() for _spare in range(SPARE_BUTTONS)]
         self._in_use: list[Btn] = []
+        self._current: BuiltPrompt | None = None
+        self._cells: dict[tuple[str, str], GearCell] = {}
+        """Each driver's gear cell (name, "ready", Clogged, the four gears), by car and name:
+        built once, put back in the gears' grid every round in the race's order (the order
+        changes as cars pass: no cell is built again for it)."""
         self._named: dict[str, Any] = {}
         """The panel's widgets by test name (found once per build, not on every input)."""
         self.react_grid = ReactGrid(self)
@@ -77,55 +146,92 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
     # --- building ---------------------------------------------------------------------------
 
     def _signature_of(self, view: RaceView) -> tuple[object, ...]:
+        """What the panel's widgets are built from (the rest is updated in place); the font
+        size, language and theme last."""
         app = App.get_running_app()
-        return (view.mode in KEYPAD_FAMILY or view.mode, tuple(r.car for r in view.gear_rows),
-                tuple(r.can_clog for r in view.gear_rows), tuple(k[0] for k in view.keys),
-                tuple(b.key for b in view.react), app.fs, app.language, app.theme_name)
+        return (view.mode in KEYPAD_FAMILY or view.mode, len(view.gear_rows),
+                tuple(k[0] for k in view.keys), tuple(b.key for b in view.react),
+                round(self.width) if view.react else 0,  # a busy React is packed to it
+                app.fs, app.language, app.theme_name)
 
     def show(self, view: RaceView) -> None:
         self.gate.show(view.prompt_id)
         signature = self._signature_of(view)
-        if signature == self._signature:
-            self._update(view)
-            return
-        self._signature = signature
-        self._recycle()
+        if signature != self._signature:
+            self._signature = signature
+            self._put_up(signature, view)
+        if self._current is not None and self._current.grid is not None:
+            self._arrange(self._current.grid, view)
+        self._update(view)
+
+    def _put_up(self, signature: tuple[object, ...], view: RaceView) -> None:
+        """Show the prompt of ``signature``: the one kept from before, else built now."""
+        for widget in list(self.children):
+            take_down(widget)
+        look = signature[-3:]
+        if look != self._look:  # built in another size, language or theme: none is kept
+            for old in self._built.values():
+                self._release(old)
+            self._built.clear()
+            self._cells.clear()
+            self._look = look
+        built = self._built.pop(signature, None)
+        if built is None:
+            built = self._build(view)
+        else:
+            for widget in built.widgets:
+                self.add_widget(widget)
+        if built.react is not None:
+            self.react_grid = built.react
+        self._built[signature] = built
+        while len(self._built) > KEPT_PROMPTS:
+            self._release(self._built.popitem(last=False)[1])
+        self._current = built
+        self._named = built.named
+
+    def _build(self, view: RaceView) -> BuiltPrompt:
+        self._in_use = []
+        grid = None
         if view.mode in ("gears", "turn_gear"):
-            self._gears(view)
+            grid = self._gears(view)
         elif view.mode in (*KEYPAD_FAMILY, "boost", "legend_card"):
             self._keypad(view)
         elif view.mode == "react":
+            self.react_grid = ReactGrid(self)  # its own: a React kept built keeps its layout
             self._react(view)
         elif view.mode == "run_round":
             self._single(_("Next round"), "run round", lambda: self.actions.run_round())
         elif view.mode == "over":
             self._single(_("Results"), "to results", lambda: self.on_results())
-        self._named = {w.test_name: w for w in walk(self) if getattr(w, "test_name", "")}
-        self._update(view)
+        return BuiltPrompt(
+            widgets=list(reversed(self.children)),
+            named={w.test_name: w for w in walk(self) if getattr(w, "test_name", "")},
+            buttons=self._in_use, grid=grid,
+            react=self.react_grid if view.mode == "react" else None)
 
-    def _recycle(self) -> None:
-        """Empty the panel; its buttons go back to the pool."""
-        for button in self._in_use:
+    def _release(self, built: BuiltPrompt) -> None:
+        """A prompt no longer kept: its buttons go back to the pool."""
+        for button in built.buttons:
             if button.parent is not None:
-                button.parent.remove_widget(button)
-        self._pool += self._in_use
-        self._in_use = []
-        self.clear_widgets()
+                parent = button.parent
+                parent.remove_widget(button)
+                _cancel_layout(parent)  # a container of a prompt gone: not laid out again
+            self._pool.setdefault(button.test_name, []).append(button)
 
     def _button(self, text: str, name: str, action: Callable[[], Any], *,
                 role: str = "normal", font_size: float | None = None,
                 width: float | None = None, height: float | None = None,
                 one_line: bool = False) -> Btn:
-        """A button of the panel (from the pool when there is one), ``action`` on release;
-        ``one_line``: its text kept on one line, the font shrinking as far as it must
-        (``Btn.one_line``)."""
+        """A button of the panel (from the pool when there is one, the same name first),
+        ``action`` on release; ``one_line``: its text kept on one line, the font shrinking as
+        far as it must (``Btn.one_line``)."""
         app = App.get_running_app()
-        if self._pool:
-            button = self._pool.pop()
+        spare = self._pool.get(name) or next((b for b in self._pool.values() if b), None)
+        if spare:
+            button = spare.pop()
             button.one_line = 0
         else:
-            button = Btn(gate=self.gate)
-            button.bind(on_release=lambda b: b.action())
+            button = self._new_button()
         button.action = action
         button.text = text
         button.test_name = name
@@ -147,28 +253,60 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         self._in_use.append(button)
         return button
 
+    def _new_button(self) -> Btn:
+        button = TintBtn(gate=self.gate)
+        button.bind(on_release=lambda b: b.action())
+        return button
+
     def _single(self, text: str, name: str, action: Callable[[], Any]) -> None:
         self.add_widget(self._button(text, name, action, role="accent"))
 
-    def _gears(self, view: RaceView) -> None:
+    def _gears(self, view: RaceView) -> GridLayout:
+        """The gears' grid (empty: :meth:`_arrange` puts the drivers' cells in)."""
         app = App.get_running_app()
-        rows = view.gear_rows
-        cols = 1 if len(rows) <= 3 else 2
-        grid = GridLayout(cols=cols, spacing=(app.fs * 0.5, app.fs * 0.25), size_hint_y=None)
+        cols = 1 if len(view.gear_rows) <= 3 else 2
+        grid = TouchGrid(cols=cols, spacing=(app.fs * 0.5, app.fs * 0.25), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
-        for row in rows:
-            grid.add_widget(self._gear_cell(row))
         self.add_widget(grid)
+        return grid
 
-    def _gear_cell(self, row: GearRow) -> BoxLayout:
+    def _arrange(self, grid: GridLayout, view: RaceView) -> None:
+        """The drivers' gear cells in ``grid``, in the order of the view's rows (built the
+        first time a driver's cell is asked for), each with Clogged when it may be declared."""
+        cells = []
+        changed = False
+        for row in view.gear_rows:
+            key = (row.car, row.name)
+            cell = self._cells.get(key)
+            if cell is None:
+                cell = self._cells[key] = self._gear_cell(row)
+            changed |= self._clogged_button(cell, row)
+            cells.append(cell)
+        if grid.children[::-1] != [cell.box for cell in cells]:
+            changed = True
+            grid.clear_widgets()
+            for cell in cells:
+                if cell.box.parent is not None:
+                    cell.box.parent.remove_widget(cell.box)
+                grid.add_widget(cell.box)
+        if changed:
+            named = {w.test_name: w for w in walk(self) if getattr(w, "test_name", "")}
+            self._named = named
+            if self._current is not None:
+                self._current.named = named
+        if len(self._cells) > 2 * len(cells) + 8:  # cars of races gone by: drop the rest
+            self._cells = {k: c for k, c in self._cells.items() if c in cells}
+
+    def _gear_cell(self, row: GearRow) -> GearCell:
+        """A driver's cell: the name and "ready" over the four gears (Clogged is put in and
+        taken out as the car may declare it: :meth:`_clogged_button`)."""
         app = App.get_running_app()
         height = button_height(app)
-        clog = row.can_clog or row.clogged
-        line = height if clog else app.fs * 1.35  # a "Clogged" button is a full-size target
-        cell = BoxLayout(orientation="vertical", size_hint_y=None, height=line + height)
-        top = BoxLayout(size_hint_y=None, height=line, spacing=app.fs * 0.3)
-        name = Label(text=row.name, font_size=app.fs, bold=True, halign="left",
-                     valign="middle", color=app.c_fg)
+        line = app.fs * 1.35
+        box = TouchBox(orientation="vertical", size_hint_y=None, height=line + height)
+        top = TouchBox(size_hint_y=None, height=line, spacing=app.fs * 0.3)
+        name = TintLabel(text=row.name, font_size=app.fs, bold=True, halign="left",
+                         valign="middle", color=app.c_fg)  # turns green, rendered once
         name.bind(size=lambda w, s: setattr(w, "text_size", s))
         name.bind(width=lambda w, width, size=app.fs: fit_font(w, size, width))
         name.test_name = f"driver {row.car}"
@@ -181,25 +319,49 @@ class RacePanel(BoxLayout):  # type: ignore[misc]
         ready.bind(size=lambda w, s: setattr(w, "text_size", s))
         ready.test_name = f"ready {row.car}"
         top.add_widget(ready)
-        if clog:
-            top.add_widget(self._button(_("Clogged"), f"clogged {row.car}",
-                                        lambda c=row.car: self.actions.clogged(c),
-                                        width=app.fs * 6, font_size=app.fs_small))
-        cell.add_widget(top)
-        buttons = BoxLayout(size_hint_y=None, height=height, spacing=app.fs * 0.2)
+        box.add_widget(top)
+        buttons = TouchBox(size_hint_y=None, height=height, spacing=app.fs * 0.2)
+        built, self._in_use = self._in_use, []
         for gear in (1, 2, 3, 4):
             button = self._button(str(gear), f"gear {row.car} {gear}",
                                   lambda c=row.car, g=gear: self.actions.choose_gear(c, g),
                                   font_size=app.fs_big)
             button.size_hint_min_x = MIN_TAP  # four to a cell, two cells a row at 800x480
             buttons.add_widget(button)
-        cell.add_widget(buttons)
-        return cell
+        self._in_use = built  # a cell's buttons stay in the cell
+        box.add_widget(buttons)
+        return GearCell(box, top)
+
+    def _clogged_button(self, cell: GearCell, row: GearRow) -> bool:
+        """Clogged in the cell when the car may declare it (or has): a full-size target, so
+        the name's line is as tall as a button then. True when the cell changed."""
+        wanted = row.can_clog or row.clogged
+        if wanted == (cell.clogged is not None):
+            return False
+        app = App.get_running_app()
+        height = button_height(app)
+        line = height if wanted else app.fs * 1.35
+        cell.top.height = line
+        cell.box.height = line + height
+        if cell.clogged is not None:
+            take_down(cell.clogged)
+            self._pool.setdefault(cell.clogged.test_name, []).append(cell.clogged)
+            cell.clogged = None
+        else:
+            built, self._in_use = self._in_use, []
+            try:
+                cell.clogged = self._button(_("Clogged"), f"clogged {row.car}",
+                                            lambda c=row.car: self.actions.clogged(c),
+                                            width=app.fs * 6, font_size=app.fs_small)
+            finally:
+                self._in_use = built  # the cell's button, not the prompt's
+            cell.top.add_widget(cell.clogged)
+        return True
 
     def _keypad(self, view: RaceView) -> None:
         app = App.get_running_app()
         cols = 5 if view.mode == "legend_card" else 4
-        grid = GridLayout(cols=cols, spacing=app.fs * 0.25, size_hint_y=None)
+        grid = TouchGrid(cols=cols, spacing=app.fs * 0.25, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         method = {"boost": "boost_value", "legend_card": "legend_card"}.get(view.mode, "key")
         for key, label, _enabled in view.keys:

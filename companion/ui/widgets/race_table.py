@@ -90,7 +90,16 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self._layout: tuple[object, ...] | None = None
         self._header: list[Label] = []
         self._rows: list[tuple[TableRow, Swatch, Label, list[OrderCell]]] = []
+        """The rows' widgets, as built (one per car: a row follows its car when the order
+        changes)."""
+        self._row_of: dict[str, tuple[TableRow, Swatch, Label, list[OrderCell]]] = {}
+        """Each car's row."""
+        self._row_shown: dict[str, OrderRow] = {}
+        """What each car's row shows now: a row is written only when its car changed."""
+        self._words: tuple[object, ...] | None = None
+        """The font size, theme, language and columns the rows were written in."""
         self._legend = Label()
+        self._header_row = TableRow()
         self._size = 14.0
         """The table's font size (as last built)."""
         self._fitted: tuple[object, ...] | None = None
@@ -138,6 +147,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         app = App.get_running_app()
         self.clear_widgets()
         header = TableRow(size_hint_y=None, height=size * 1.6, test_name="order header")
+        self._header_row = header
         self._header = []
         for index in range(columns):
             label = Label(size_hint_x=1 if index == 0 else None, font_size=size,
@@ -174,8 +184,13 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self.add_widget(self._legend)
         self._layout = (count, columns, size, app.theme_name)
         self._size = float(size)
+        self._row_of, self._row_shown = {}, {}
+        self._words = self._fitted = None  # new labels: their words and widths to set
 
     def show(self, rows: Sequence[OrderRow], sponsors: bool) -> None:
+        """Each car's row says what the car's :class:`OrderRow` says, the rows in the race's
+        order. A row whose car did not change is not written again; when cars pass, their
+        rows change places (nothing is written or rendered again for it)."""
         app = App.get_running_app()
         size = app.fs_small
         columns = 7 if sponsors else 6
@@ -191,28 +206,48 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         for label, text in zip(self._header, titles, strict=True):
             label.text = text
         self._legend.text = _("Heat: in the engine / in all")
-        for (line, swatch, name, cells), row in zip(self._rows, rows, strict=True):
-            line.test_name = f"order {row.car}"
-            line.car = row.car
-            line.bg = app.c_panel if row.current else (0, 0, 0, 0)
-            swatch.rgba = [*COLOUR_RGB.get(row.car, (0.5, 0.5, 0.5)), 1]
-            swatch.shape = "square" if row.legend else "disc"
-            name.test_name = f"order name {row.car}"
-            if row.eliminated:
-                name.text = _("{car} (out)").format(car=row.label)
-                name.color = app.c_muted
-            else:
-                name.text = row.label
-                name.color = app.c_fg
-            for cell, text, column in zip(cells, row_cells(row, sponsors), COLUMNS,
-                                          strict=False):
-                cell.text = text
-                cell.test_name = f"{column} {row.car}"
-                cell.lit = column == "space" and row.moved and row.on_track
-                cell.bold = cell.lit
-                cell.color = app.c_accent_fg if cell.lit else app.c_fg
-                cell.fill = app.c_accent if cell.lit else (0, 0, 0, 0)
+        words = (sponsors, size, app.theme_name, app.language)
+        if words != self._words:  # every row in other words
+            self._words = words
+            self._row_shown = {}
+        if set(self._row_of) != {row.car for row in rows}:  # other cars (a new race)
+            self._row_of = dict(zip((row.car for row in rows), self._rows, strict=True))
+            self._row_shown = {}
+        for row in rows:
+            if self._row_shown.get(row.car) != row:
+                self._write(self._row_of[row.car], row, sponsors)
+                self._row_shown[row.car] = row
+        order = [self._header_row, *(self._row_of[row.car][0] for row in rows), self._legend]
+        if self.children[::-1] != order:
+            self.clear_widgets()
+            for widget in order:
+                self.add_widget(widget)
         self._fit()
+
+    def _write(self, widgets: tuple[TableRow, Swatch, Label, list[OrderCell]], row: OrderRow,
+               sponsors: bool) -> None:
+        """One car's row: what :meth:`show` says."""
+        app = App.get_running_app()
+        line, swatch, name, cells = widgets
+        line.test_name = f"order {row.car}"
+        line.car = row.car
+        line.bg = app.c_panel if row.current else (0, 0, 0, 0)
+        swatch.rgba = [*COLOUR_RGB.get(row.car, (0.5, 0.5, 0.5)), 1]
+        swatch.shape = "square" if row.legend else "disc"
+        name.test_name = f"order name {row.car}"
+        if row.eliminated:
+            name.text = _("{car} (out)").format(car=row.label)
+            name.color = app.c_muted
+        else:
+            name.text = row.label
+            name.color = app.c_fg
+        for cell, text, column in zip(cells, row_cells(row, sponsors), COLUMNS, strict=False):
+            cell.text = text
+            cell.test_name = f"{column} {row.car}"
+            cell.lit = column == "space" and row.moved and row.on_track
+            cell.bold = cell.lit
+            cell.color = app.c_accent_fg if cell.lit else app.c_fg
+            cell.fill = app.c_accent if cell.lit else (0, 0, 0, 0)
 
     def _fit(self) -> None:
         """Each value column as wide as its header or its widest cell, whatever the language
