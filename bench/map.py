@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -32,14 +31,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-os.environ["SDL_VIDEODRIVER"] = "offscreen"
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_CONFIG", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="heat-map-kivy-"))
-os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
-os.environ.setdefault("HEAT_COMPANION_WIRING", "/nonexistent/wiring.toml")
+from companion.ui.headless import use_headless_kivy  # noqa: E402
+
+use_headless_kivy("heat-map-kivy-")
 
 
 def _ms(run: Any) -> float:

@@ -7,17 +7,9 @@ and starts a fresh one on the same data folder (as after a power cut).
 
 from __future__ import annotations
 
-import os
-import tempfile
+from companion.ui.headless import use_headless_kivy
 
-os.environ["SDL_VIDEODRIVER"] = "offscreen"
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_CONFIG", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="heat-ui-kivy-"))
-os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
-os.environ.setdefault("HEAT_COMPANION_WIRING", "/nonexistent/wiring.toml")
+use_headless_kivy("heat-ui-kivy-")
 
 from kivy.config import Config  # noqa: E402
 

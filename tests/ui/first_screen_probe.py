@@ -14,19 +14,14 @@ only a fresh process shows the crash a table would see (``Unknown class <NameInp
 from __future__ import annotations
 
 import json
-import os
 import sys
 import traceback
 from pathlib import Path
 from typing import Any
 
-os.environ["SDL_VIDEODRIVER"] = "offscreen"
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_CONFIG", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
-os.environ.setdefault("HEAT_COMPANION_WIRING", "/nonexistent/wiring.toml")
+from companion.ui.headless import use_headless_kivy
+
+use_headless_kivy()
 
 LANGUAGES = ("en", "zh_TW", "ko")
 
@@ -59,12 +54,12 @@ def open_first(screen: str, data: Path, language: str, after_continue: bool) -> 
         for _ in range(3):
             EventLoop.idle()
         result["shown"] = app.sm.current == screen and bool(shown.children)
-    except BaseException:  # noqa: BLE001 - every failure is the finding
+    except BaseException:
         result["error"] = traceback.format_exc(limit=8)[-2500:]
     finally:
         try:
             app._stop()
-        except BaseException:  # noqa: BLE001
+        except BaseException:
             result["error"] = result["error"] or traceback.format_exc(limit=4)[-1500:]
     return result
 

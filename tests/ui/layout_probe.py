@@ -12,18 +12,13 @@ way by ``test_table_race.py``.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
-os.environ["SDL_VIDEODRIVER"] = "offscreen"
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_CONFIG", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
-os.environ.setdefault("HEAT_COMPANION_WIRING", "/nonexistent/wiring.toml")
+from companion.ui.headless import use_headless_kivy
+
+use_headless_kivy()
 
 MIN_TAP = 48
 SLACK = 1.0

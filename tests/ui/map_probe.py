@@ -27,13 +27,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-os.environ["SDL_VIDEODRIVER"] = "offscreen"
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_CONFIG", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
-os.environ.setdefault("HEAT_COMPANION_WIRING", "/nonexistent/wiring.toml")
+from companion.ui.headless import use_headless_kivy
+
+use_headless_kivy()
 
 LANGUAGES = ("en", "zh_TW", "ko")
 

@@ -34,7 +34,7 @@ import pytest
 UI = Path(__file__).resolve().parents[2] / "companion" / "ui"
 PACKAGE = "companion.ui"
 KIVY_FREE = ("companion.ui.views", "companion.ui.controller", "companion.ui.hardware_bridge",
-             "companion.ui.demo.script", "companion.ui.log_access")
+             "companion.ui.demo.script", "companion.ui.log_access", "companion.ui.headless")
 STORAGE = ("companion.storage", "companion.session")
 NOT_FOR_WIDGETS = (*STORAGE, "companion.championship", "companion.racefile", "hardware",
                    "companion.ui.screens", "companion.ui.app", "companion.ui.controller",
