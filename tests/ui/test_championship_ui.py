@@ -49,7 +49,7 @@ def test_a_1961_season_race_and_its_standings(ui) -> None:
     app = ui.app
     season_id = _new_1961_season(ui)
     screen = app.sm.current_screen
-    assert find(screen, "standings title").text == "1961: 0 of 3 race(s) played"
+    assert find(screen, "standings title").text == "1961: 0 of 3 races played"
     assert len(find_all(screen, "standing ")) == 4
     ui.player.press("next race")
     next_screen = app.sm.current_screen

@@ -193,7 +193,7 @@ def test_the_start_screen_names_the_unfinished_race(history: Any) -> None:
     rounds = app.log().race_summary("r69").rounds
     assert not screen.ids.continue_button.disabled
     assert screen.ids.continue_info.text == (
-        f"Italy, 1 lap(s), round {rounds + 1}: {NAMES[0]}, {NAMES[1]}, Legend Black")
+        f"Italy, 1 lap, round {rounds + 1}: {NAMES[0]}, {NAMES[1]}, Legend Black")
     assert app.unfinished_races()[0].id == "r69" and len(app.unfinished_races()) == 1
 
 

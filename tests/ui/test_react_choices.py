@@ -197,7 +197,7 @@ def test_draft_to_right_behind_the_next_car_by_touch(ui) -> None:
     _layout_ok(ui, "draft")
     ui.player.press("react draft")
     assert _actions(ui)[-1] == DraftMove("red")
-    assert (f"{RED} drafts 2 space(s) to space 7, right behind {BLUE}; Speed unchanged."
+    assert (f"{RED} drafts 2 spaces to space 7, right behind {BLUE}; Speed unchanged."
             in _box_text(ui))
     after = _buttons(ui.app.controller.view())
     assert "draft" not in after
@@ -323,7 +323,7 @@ def test_the_suns_slipstream_bonus_in_words(ui, language: str) -> None:
 
 
 UNPAID_WORDS = {
-    "en": ("Cannot pay", "2 cards: 4 Heat", "The engine cannot pay the Heat of 2 card(s)",
+    "en": ("Cannot pay", "2 cards: 4 Heat", "The engine cannot pay the Heat of 2 cards",
            (f"{RED} cannot pay the 2 Heat of Wings 6: it resolves as a Stress card, a 2 is "
             "flipped.",
             f"{RED} cannot pay the 2 Heat of Turbocharger 7: it resolves as a Stress card, a 3 "

@@ -112,7 +112,8 @@ def test_sponsorship_cards_name_their_owner(ui) -> None:
     words = "\n".join(t for t in _texts(screen))
     for car in humans:
         name = car.name or car.id
-        assert f"{name} won {car.sponsors} Sponsorship card(s)" in words
+        cards = "card" if car.sponsors == 1 else "cards"
+        assert f"{name} won {car.sponsors} Sponsorship {cards}" in words
     assert "\n0 Sponsorship" not in words and not any(
         t.startswith(tuple("0123456789")) and "Sponsorship" in t for t in _texts(screen))
 

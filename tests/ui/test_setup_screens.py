@@ -133,7 +133,7 @@ def test_every_figure_on_new_race_is_said_in_words(ui, app800) -> None:
     steppers = {name: (find(screen, name).value, find(screen, name).meaning)
                 for name in ("laps", "legends", "bonus")}
     assert steppers == {"laps": ("Laps: 1", "The board says 2"),
-                        "legends": ("Legends: 2", "The app drives 2 car(s)"),
+                        "legends": ("Legends: 2", "The app drives 2 cars"),
                         "bonus": ("Difficulty: +1", "Legends +1 on straights")}
     assert text["track facts"] == "4 corners. Each car starts with 6 Heat and 3 Stress."
     assert "lap(s) on the board" not in str(text)  # the board's laps sit under Laps only
@@ -204,11 +204,11 @@ def test_a_seasons_races_are_explained(ui, app800) -> None:
     ui.player.press("championship")
     ui.player.press("season 1961")
     screen = app.sm.current_screen
-    assert find(screen, "season races").text == "3 race(s): Great Britain, USA, Italy"
+    assert find(screen, "season races").text == "3 races: Great Britain, USA, Italy"
     ui.player.press("season races details")
     first = find(screen, "season race 1").text
     assert first == ("Race 1: Great Britain. Press Corners: A: corner 1. Each driver draws 2 "
-                     "Sponsorship card(s) before the race.")
+                     "Sponsorship cards before the race.")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -79,5 +79,5 @@ def test_the_frame_after_a_tap_shows_it(ui) -> None:
     assert seen, "no frame was drawn"
     role, name, settled, prompt = seen[0]
     assert role == "selected" and name == "ready" and settled
-    assert prompt == "Pick your gear: 1 driver(s) still to choose."
+    assert prompt == "Pick your gear: 1 driver still to choose."
     assert driver.texture_size[0] > 0

@@ -51,7 +51,7 @@ def test_new_race_asks_first_and_keeps_the_unfinished_one_one_tap_away(ui) -> No
     app = ui.app
     first = _race(ui, ("Maximilianus", "Bartholomäus"))
     start = app.sm.current_screen
-    assert find(start, "continue info").text.startswith("USA, 1 lap(s), round 1: ")
+    assert find(start, "continue info").text.startswith("USA, 1 lap, round 1: ")
     assert "Maximilianus" in find(start, "continue info").text
     ui.player.press("new race")
     assert app.sm.current == "start" and start.page == "ask"

@@ -116,7 +116,7 @@ def test_words_table_has_no_stale_entries() -> None:
 def test_render_translates_template_and_parameter_word() -> None:
     why = explain("{car} passes a Press Corner at Speed {speed}: {cards} Sponsorship card(s).",
                   car="red", speed=12, cards=2)
-    assert render(why) == "Red passes a Press Corner at Speed 12: 2 Sponsorship card(s)."
+    assert render(why) == "Red passes a Press Corner at Speed 12: 2 Sponsorship cards."
     i18n.set_language("zh_TW")
     try:
         text = render(why)

@@ -14,6 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from companion.i18n import _
+from companion.i18n.counts import fill
 
 from ..views.drivers import MAX_BONUS, MAX_LEGENDS
 from ..views.modules_form import press_corner_number, press_letters
@@ -100,7 +101,7 @@ class NewSeasonScreen(PagedScreen):
                               else _("Season {year}").format(year=form.kind))
         self._name_row(custom)
         tracks = ", ".join(track_title(r.track) for r in form.race_list())
-        self.ids.races_summary.text = _("{n} race(s): {tracks}").format(
+        self.ids.races_summary.text = fill(_("{n} race(s): {tracks}"),
             n=len(form.race_list()), tracks=tracks)
         self.ids.races_button.text = (_("Edit the races") if custom
                                       else _("Events and Press Corners"))

@@ -9,6 +9,7 @@ from typing import Any
 from kivy.app import App
 
 from companion.i18n import _
+from companion.i18n.counts import fill
 
 from ..views.modules_form import token_corners
 from ..views.names import track_title
@@ -55,7 +56,7 @@ class NextRaceScreen(BaseScreen):
             box.add_widget(label)
 
         add(event_line(race.event), "event")
-        add(_("Press Corners: {press}. Each driver draws {cards} Sponsorship card(s).").format(
+        add(fill(_("Press Corners: {press}. Each driver draws {cards} Sponsorship card(s)."),
             press=", ".join(race.press) or "-", cards=race.sponsors))
         grid = ", ".join(f"{i}. {names[c]}" for i, c in enumerate(plan.grid, start=1))
         add(_("Grid: {grid}").format(grid=grid), "grid")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from kivy.app import App
 
 from companion.i18n import _
+from companion.i18n.counts import fill
 
 from ..controller import RaceController
 from ..views.race_view import KEYPAD_FAMILY, OrderRow, RaceView
@@ -105,8 +106,8 @@ class RaceScreen(BaseScreen):
             return _("{car} is on space {space}, {spot}, lap {lap}.").format(
                 car=row.name, space=row.space, lap=row.lap,
                 spot=_("Race Line") if row.race_line else _("outside"))
-        return _("{car} is on space {space}, {spot}, lap {lap}, in gear {gear}; {engine} Heat "
-                 "in the engine of {heat}; {stress} Stress card(s) taken.").format(
+        return fill(_("{car} is on space {space}, {spot}, lap {lap}, in gear {gear}; {engine} "
+                      "Heat in the engine of {heat}; {stress} Stress card(s) taken."),
             car=row.name, space=row.space, lap=row.lap, gear=row.gear, engine=row.engine,
             heat=row.heat, stress=row.stress_taken,
             spot=_("Race Line") if row.race_line else _("outside"))

@@ -9,6 +9,7 @@ from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
+from companion.i18n.counts import fill
 
 from ..views.names import car_label, track_title
 from ..views.race_view import uses_sponsors
@@ -34,7 +35,7 @@ def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
         name = car_label(state, car)
         words = [_("Finished in round {round}").format(round=rnd)]
         if sponsors and not state.car(car).legend:
-            words.append(_("{car} won {cards} Sponsorship card(s)").format(
+            words.append(fill(_("{car} won {cards} Sponsorship card(s)"),
                 car=name, cards=state.car(car).sponsors))
         out.append((f"place {place}", _("{place}. {car}").format(place=place, car=name),
                     "\n".join(words), False))
@@ -42,7 +43,7 @@ def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
         name = car_label(state, car.id)
         words = [_("Eliminated: did not finish")]
         if sponsors and not car.legend:
-            words.append(_("{car} won {cards} Sponsorship card(s)").format(
+            words.append(fill(_("{car} won {cards} Sponsorship card(s)"),
                 car=name, cards=car.sponsors))
         out.append((f"out {car.id}", name, "\n".join(words), True))
     return out

@@ -12,6 +12,7 @@ from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
+from companion.i18n.counts import fill
 
 from ..views.names import car_name
 from ..widgets.basic import Cell, Row, ToneLabel  # noqa: F401 - ToneLabel: standings.kv
@@ -49,7 +50,7 @@ class StandingsScreen(BaseScreen):
         season = stored.season
         definition = season.definition
         played = season.races_played
-        self.ids.title.text = _("{season}: {played} of {races} race(s) played").format(
+        self.ids.title.text = fill(_("{season}: {played} of {races} race(s) played"),
             season=definition.name, played=played, races=len(definition.races))
         self._table(season)
         chart = self.ids.chart

@@ -15,6 +15,7 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
+from companion.i18n.counts import fill
 
 from ..views.names import car_name, track_title
 from ..widgets.basic import Btn, ToneLabel
@@ -25,7 +26,7 @@ PAGES = ("home", "ask", "unfinished")
 
 def race_line(summary: Any) -> str:
     """An unfinished race in words: track, laps, the round being played, the cars."""
-    return _("{track}, {laps} lap(s), round {round}: {cars}").format(
+    return fill(_("{track}, {laps} lap(s), round {round}: {cars}"),
         track=track_title(summary.track_id), laps=summary.laps, round=summary.rounds + 1,
         cars=", ".join(car_name(car) for car in summary.cars))
 

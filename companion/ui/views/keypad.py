@@ -27,6 +27,7 @@ from typing import Any
 from companion.engine import STRESS, Boost, CarState, RaceState, Reveal, Upgrade, validate
 from companion.engine.garage import DESIGNS
 from companion.i18n import N_, _
+from companion.i18n.counts import fill
 
 from .race_view import RaceView
 from .words import design_name, render
@@ -309,8 +310,8 @@ def reveal_view(state: RaceState, entry: Entry, status: str, name: str,
     if entry.unpaid_needed:
         return RaceView(
             "unpaid", status,
-            _("The engine cannot pay the Heat of {count} card(s): flip a Basic card for "
-              "each and enter it (it counts as a Stress card).").format(
+            fill(_("The engine cannot pay the Heat of {count} card(s): flip a Basic card "
+                   "for each and enter it (it counts as a Stress card)."),
                 count=entry.unpaid_needed), **shown)
     if parsed.pending == "flip":
         return RaceView(

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from companion.engine import CarEntry, RaceSetup, SetupError
 from companion.engine.rng import seed_state, shuffled
 from companion.i18n import _
+from companion.i18n.counts import fill
 
 from .drivers import MAX_SEATS, Driver, DriverList, first_drivers
 from .modules_form import ModulesForm
@@ -149,7 +150,7 @@ def legends_words(count: int) -> str:
     """What the Legends stepper's figure means."""
     if count == 0:
         return _("Only the drivers race")
-    return _("The app drives {n} car(s)").format(n=count)
+    return fill(_("The app drives {n} car(s)"), n=count)
 
 
 def options_summary(form: RaceForm) -> str:

@@ -17,6 +17,7 @@ from companion.engine import (
     validate,
 )
 from companion.i18n import _
+from companion.i18n.counts import fill
 
 from .keypad import Entry, boost_view, reveal_view
 from .names import car_label
@@ -53,7 +54,7 @@ def race_view(state: RaceState, entry: Entry, *, messages: tuple[str, ...], erro
         waiting = len(state.humans_to_plan)
         return RaceView(
             "gears", status,
-            _("Pick your gear: {count} driver(s) still to choose.").format(count=waiting),
+            fill(_("Pick your gear: {count} driver(s) still to choose."), count=waiting),
             gear_rows=rows, **common)
     if state.awaiting_legend_card:
         keys = tuple((str(n), str(n), True) for n in LEGEND_KEYS)

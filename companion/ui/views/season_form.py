@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.i18n import _
+from companion.i18n.counts import fill
 
 from .drivers import Driver, DriverList, first_drivers
 from .modules_form import next_event
@@ -146,8 +147,8 @@ def race_words(number: int, race: Any) -> str:
         track = tracks.load_track(race.track)
         press = ", ".join(_("{letter}: corner {n}").format(
             letter=letter, n=press_corner_number(track, letter)) for letter in race.press)
-    text = _("Race {n}: {track}. Press Corners: {press}. Each driver draws {cards} "
-             "Sponsorship card(s) before the race.").format(
+    text = fill(_("Race {n}: {track}. Press Corners: {press}. Each driver draws {cards} "
+                  "Sponsorship card(s) before the race."),
         n=number, track=track_title(race.track), press=press or _("none"), cards=race.sponsors)
     if not race.playable:
         text += " " + _("Cannot be played: the track is not in the app.")

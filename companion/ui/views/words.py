@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from companion.engine.modules import EVENTS, Road, Weather
 from companion.i18n import N_, _
+from companion.i18n.counts import counted
 
 from .names import car_label, track_title
 
@@ -82,11 +83,13 @@ def render(explanation: Explanation, state: RaceState | None = None) -> str:
             params[key] = param_text(value)
         else:
             params[key] = value
-    template = _(explanation.template)
+    # counted words ("2 cards", not "2 card(s)") by the engine's own numbers, never by a name
+    counts = {key: value for key, value in explanation.params.items() if isinstance(value, int)}
+    template = counted(_(explanation.template), counts)
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):  # a broken translation must not hide the fact
-        return explanation.template.format(**params)
+        return counted(explanation.template, counts).format(**params)
 
 
 # --- Championship events ----------------------------------------------------------------------

@@ -1,0 +1,62 @@
+"""Counted words: "1 card", "2 cards", never "2 card(s)".
+
+A message says a count with a ``(s)`` after its noun: ``"{car} won {cards} Sponsorship
+card(s)"``. That stays the msgid (the catalogs need no plural forms: Traditional Chinese and
+Korean do not inflect a noun for its count, and their translations carry no ``(s)``); when the
+message is filled in, each ``(s)`` takes the count of the nearest placeholder before it whose
+value is a whole number: ``s`` unless that count is 1, nothing when it is 1.
+
+>>> fill("{car} won {cards} Sponsorship card(s)", car="Ana", cards=1)
+'Ana won 1 Sponsorship card'
+>>> fill("{count} Stress card(s) played, so give {count} flipped Basic card(s), not {given}.",
+...      count=2, given=1)
+'2 Stress cards played, so give 2 flipped Basic cards, not 1.'
+
+Kivy-free and standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+PLURAL_MARK = "(s)"
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _count(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def counted(template: str, params: Mapping[str, object]) -> str:
+    """``template`` with each ``(s)`` resolved by the count before it (placeholders kept).
+
+    A ``(s)`` with no whole-number placeholder before it is left as it is: a message written
+    that way is a bug in the message, and ``tests/ui/test_counts.py`` finds it in every catalog.
+    """
+    if PLURAL_MARK not in template:
+        return template
+    out: list[str] = []
+    count: int | None = None
+    for piece in re.split(r"(\{\w+\}|\(s\))", template):
+        if piece == PLURAL_MARK:
+            out.append(piece if count is None else ("" if count == 1 else "s"))
+            continue
+        name = _PLACEHOLDER.fullmatch(piece)
+        if name is not None:
+            found = _count(params.get(name.group(1)))
+            if found is not None:
+                count = found
+        out.append(piece)
+    return "".join(out)
+
+
+def fill(template: str, /, **params: object) -> str:
+    """``template`` (already translated) with its counted words resolved, then filled in."""
+    return counted(template, params).format(**params)
