@@ -51,6 +51,8 @@ class RaceScreen(BaseScreen):
         (:attr:`~companion.ui.views.race_view.RaceView.position_id`)."""
         self.ids.undo.gate = self.history_gate
         self.ids.redo.gate = self.history_gate
+        self._results_for: RaceController | None = None
+        """The race whose Results screen is built ahead (:meth:`_prepare_results`)."""
 
     @property
     def controller(self) -> RaceController | None:
@@ -81,6 +83,20 @@ class RaceScreen(BaseScreen):
         panel.on_results = lambda: app.show("results")
         panel.show(view)
         ids.messages.show(view.error, view.rulings)
+        if self._results_for is not controller:
+            self._results_for = controller
+            from kivy.clock import Clock
+
+            Clock.schedule_once(lambda _dt: self._prepare_results(), 0)
+
+    def _prepare_results(self) -> None:
+        """Build the Results screen ahead, in the frame after this race first shows (no one
+        taps that soon): the tap that ends the race then builds no screen."""
+        app = App.get_running_app()
+        controller = self.controller
+        if controller is None or getattr(app, "sm", None) is not self.manager:
+            return  # the app has gone (a test's) or shows something else
+        app.screen("results").prepare(len(controller.state.cars))
 
     # --- explanations on demand --------------------------------------------------------------
 
