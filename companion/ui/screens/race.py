@@ -96,7 +96,12 @@ class RaceScreen(BaseScreen):
         controller = self.controller
         if controller is None or getattr(app, "sm", None) is not self.manager:
             return  # the app has gone (a test's) or shows something else
-        app.screen("results").prepare(len(controller.state.cars))
+        from companion.storage.errors import StorageError
+
+        try:
+            app.screen("results").prepare()
+        except StorageError:
+            return  # built on the race's last tap then, where the fault screen can say why
 
     # --- explanations on demand --------------------------------------------------------------
 

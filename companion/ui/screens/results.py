@@ -69,14 +69,34 @@ class ResultsScreen(BaseScreen):
         self._pending: Any = None
         """The lap chart and saving still to do (the frame after a race's last tap)."""
 
-    def prepare(self, cars: int) -> None:
-        """Ready for a race of ``cars`` cars: laid out at the screen manager's size, its
-        finishing order's rows built (the race screen calls this at idle)."""
+    def prepare(self) -> None:
+        """Ready for the race on show: laid out at the screen manager's size as it will be
+        shown (Standings there for a season's race only), a row built for each of its cars in
+        the finishing order (the race screen calls this at idle)."""
+        app = App.get_running_app()
         manager = self.manager
         if manager is not None and manager.current_screen is not self:
             self.pos, self.size = manager.pos, manager.size
-        while len(self._entries) < cars:
+        session = app.session
+        if session is None:
+            return
+        season = app.season_id is not None and app.has_seasons() and (
+            app.season_of(session.race_id) is not None)
+        button = self.ids.standings_button
+        button.disabled, button.opacity = not season, 1 if season else 0
+        button.size_hint_x = 1 if season else 0.001
+        while len(self._entries) < len(session.state.cars):
             self._entries.append(self._entry())
+        self._show_entries(len(session.state.cars))
+
+    def _show_entries(self, count: int) -> None:
+        """The first ``count`` rows in the finishing order's box (laid out at its width)."""
+        box = self.ids.standings
+        shown = [entry for entry, _label, _meaning in self._entries[:count]]
+        if box.children[::-1] != shown:
+            box.clear_widgets()
+            for entry in shown:
+                box.add_widget(entry)
 
     def _entry(self) -> tuple[BoxLayout, ToneLabel, ToneLabel]:
         entry = BoxLayout(orientation="vertical", size_hint_y=None)
@@ -98,21 +118,11 @@ class ResultsScreen(BaseScreen):
         if session is None:
             self.ids.saved_line.clear()
             return
-        season = app.season_id is not None and app.has_seasons() and (
-            app.season_of(session.race_id) is not None)
-        button = self.ids.standings_button
-        button.disabled, button.opacity = not season, 1 if season else 0
-        button.size_hint_x = 1 if season else 0.001
+        self.prepare()
         state = session.state
         self.ids.title.text = _("Results: {track}").format(track=track_title(state.track.id))
         lines = place_lines(state)
-        self.prepare(len(lines))
-        box = self.ids.standings
-        shown = [entry for entry, _label, _meaning in self._entries[:len(lines)]]
-        if box.children[::-1] != shown:
-            box.clear_widgets()
-            for entry in shown:
-                box.add_widget(entry)
+        self._show_entries(len(lines))
         for (name, headline, words, out), (_entry, label, meaning) in zip(
                 lines, self._entries, strict=False):
             label.text, label.tone, label.test_name = headline, "muted" if out else "fg", name
