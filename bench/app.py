@@ -72,7 +72,8 @@ Faults the bench must catch (``goals_met`` says which goals the run met):
 
 What a tap makes Kivy do, counted from the touch to the start of the frame that shows it:
 ``label_renders_per_tap`` (mean; ``_max``), every label texture rendered (``Label.texture_update``)
-and ``widgets_built_per_tap_max``, every widget constructed.
+and ``widgets_built_per_tap_max``, every widget constructed; in a race, also every layout pass of
+a box, grid, float or anchor layout (``do_layout``).
 
 **A whole race** (``--race-runs N``, default 2; 0: none): the gear / Undo taps above are the
 cheapest taps of a race (the same two prompts, nothing rebuilt). These runs play a whole race
@@ -81,11 +82,17 @@ with names of 12 letters and 2 Legends, USA, 1 lap; ``bench/taps.py``'s table), 
 and counted as above: the gears, the cards typed on the keypad, the React choices, End turn and
 what follows it. ``race_tap_work_ms_p50`` / ``_p99`` (wall, the commit included; a card typed
 commits nothing), ``race_tap_cpu_without_commit_ms_p50`` / ``_p99``, ``race_label_renders_per_tap``,
-``race_widgets_built_per_tap`` and the same by kind of tap (``race_by_kind``).
+``race_widgets_built_per_tap``, ``race_layouts_per_tap`` and the same by kind of tap
+(``race_by_kind``: p99 and p50 CPU, renders, builds, layouts). The race's last tap (an End
+turn) opens the Results screen: ``race_results_tap`` gives its figures apart (the max over the
+runs: wall, CPU without the commit, renders, builds, layouts) and ``next_frame_cpu_ms_max``, the
+CPU time of the frame after it, where the app draws the lap chart and saves the results
+(``ResultsScreen._chart_and_save``; None for an app that does it all on the tap).
 
 ``--profile FILE`` adds one run whose taps' work (from the touch to the start of the frame that
 shows it) is profiled with cProfile (``python -m pstats FILE``), and one race run profiled the
-same way (``FILE`` with the suffix ``.race.prof``).
+same way (``FILE`` with the suffix ``.race.prof``; each kind of tap's alone in
+``FILE.race.<kind>.prof``, e.g. ``/tmp/rt.race.react.prof``).
 
 The last line is one JSON object: ``start_ratio`` and ``rss_ratio`` (median app / median
 hello-world; target <= 1.3), ``input_to_frame_ms_p99`` (target <= 16.7, one 60 Hz frame),

@@ -29,7 +29,6 @@ from companion.i18n import _
 
 from .text_fit import FIT
 
-
 MAX_WAITS = 8
 """Layout passes the ruling box puts off in one frame at most (then it lays out anyway)."""
 
