@@ -98,10 +98,16 @@ class RaceScreen(BaseScreen):
             return  # the app has gone (a test's) or shows something else
         from companion.storage.errors import StorageError
 
+        first = not app.sm.has_screen("results")
         try:
             app.screen("results").prepare()
         except StorageError:
             return  # built on the race's last tap then, where the fault screen can say why
+        if first:  # as what start-up made (HeatApp): the race and Results screens live as
+            import gc  # long as the app, out of the sight of the collector's full collections
+
+            gc.collect()  # (at idle: what is garbage now is freed, not kept for good)
+            gc.freeze()
 
     # --- explanations on demand --------------------------------------------------------------
 
