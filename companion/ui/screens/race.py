@@ -96,13 +96,8 @@ class RaceScreen(BaseScreen):
         controller = self.controller
         if controller is None or getattr(app, "sm", None) is not self.manager:
             return  # the app has gone (a test's) or shows something else
-        from companion.storage.errors import StorageError
-
         first = not app.sm.has_screen("results")
-        try:
-            app.screen("results").prepare()
-        except StorageError:
-            return  # built on the race's last tap then, where the fault screen can say why
+        app.screen("results").prepare()
         if first:  # as what start-up made (HeatApp): the race and Results screens live as
             import gc  # long as the app, out of the sight of the collector's full collections
 

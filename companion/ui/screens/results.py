@@ -71,8 +71,8 @@ class ResultsScreen(BaseScreen):
 
     def prepare(self) -> None:
         """Ready for the race on show: laid out at the screen manager's size as it will be
-        shown (Standings there for a season's race only), a row built for each of its cars in
-        the finishing order (the race screen calls this at idle)."""
+        shown (without Standings when no season is played: reads no storage), a row built for
+        each of its cars in the finishing order (the race screen calls this at idle)."""
         app = App.get_running_app()
         manager = self.manager
         if manager is not None and manager.current_screen is not self:
@@ -80,14 +80,17 @@ class ResultsScreen(BaseScreen):
         session = app.session
         if session is None:
             return
-        season = app.season_id is not None and app.has_seasons() and (
-            app.season_of(session.race_id) is not None)
-        button = self.ids.standings_button
-        button.disabled, button.opacity = not season, 1 if season else 0
-        button.size_hint_x = 1 if season else 0.001
+        if app.season_id is None:  # no season, no Standings (known without reading storage)
+            self._standings_button(False)
         while len(self._entries) < len(session.state.cars):
             self._entries.append(self._entry())
         self._show_entries(len(session.state.cars))
+
+    def _standings_button(self, shown: bool) -> None:
+        """Standings, for a season's race only."""
+        button = self.ids.standings_button
+        button.disabled, button.opacity = not shown, 1 if shown else 0
+        button.size_hint_x = 1 if shown else 0.001
 
     def _show_entries(self, count: int) -> None:
         """The first ``count`` rows in the finishing order's box (laid out at its width)."""
@@ -119,6 +122,8 @@ class ResultsScreen(BaseScreen):
             self.ids.saved_line.clear()
             return
         self.prepare()
+        self._standings_button(app.season_id is not None and app.has_seasons() and (
+            app.season_of(session.race_id) is not None))
         state = session.state
         self.ids.title.text = _("Results: {track}").format(track=track_title(state.track.id))
         lines = place_lines(state)
