@@ -72,7 +72,8 @@ Faults the bench must catch (``goals_met`` says which goals the run met):
 
 What a tap makes Kivy do, counted from the touch to the start of the frame that shows it:
 ``label_renders_per_tap`` (mean; ``_max``), every label texture rendered (``Label.texture_update``)
-and ``widgets_built_per_tap_max``, every widget constructed.
+and ``widgets_built_per_tap_max``, every widget constructed; in a race, also every layout pass of
+a box, grid, float or anchor layout (``do_layout``).
 
 **A whole race** (``--race-runs N``, default 2; 0: none): the gear / Undo taps above are the
 cheapest taps of a race (the same two prompts, nothing rebuilt). These runs play a whole race
@@ -81,11 +82,17 @@ with names of 12 letters and 2 Legends, USA, 1 lap; ``bench/taps.py``'s table), 
 and counted as above: the gears, the cards typed on the keypad, the React choices, End turn and
 what follows it. ``race_tap_work_ms_p50`` / ``_p99`` (wall, the commit included; a card typed
 commits nothing), ``race_tap_cpu_without_commit_ms_p50`` / ``_p99``, ``race_label_renders_per_tap``,
-``race_widgets_built_per_tap`` and the same by kind of tap (``race_by_kind``).
+``race_widgets_built_per_tap``, ``race_layouts_per_tap`` and the same by kind of tap
+(``race_by_kind``: p99 and p50 CPU, renders, builds, layouts). The race's last tap (an End
+turn) opens the Results screen: ``race_results_tap`` gives its figures apart (the max over the
+runs: wall, CPU without the commit, renders, builds, layouts) and ``next_frame_cpu_ms_max``, the
+CPU time of the frame after it, where the app draws the lap chart and saves the results
+(``ResultsScreen._chart_and_save``; None for an app that does it all on the tap).
 
 ``--profile FILE`` adds one run whose taps' work (from the touch to the start of the frame that
 shows it) is profiled with cProfile (``python -m pstats FILE``), and one race run profiled the
-same way (``FILE`` with the suffix ``.race.prof``).
+same way (``FILE`` with the suffix ``.race.prof``; each kind of tap's alone in
+``FILE.race.<kind>.prof``, e.g. ``/tmp/rt.race.react.prof``).
 
 The last line is one JSON object: ``start_ratio`` and ``rss_ratio`` (median app / median
 hello-world; target <= 1.3), ``input_to_frame_ms_p99`` (target <= 16.7, one 60 Hz frame),
@@ -189,6 +196,27 @@ def __init__(self, **kwargs):
 Label.texture_update = texture_update
 Widget.__init__ = __init__
 
+# ... and every layout pass of a box, grid, float or anchor layout (``do_layout``: Kivy's layout
+# trigger calls it by its name, so the wrapper keeps it).
+from kivy.uix.anchorlayout import AnchorLayout
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.gridlayout import GridLayout
+laying = [0]
+
+
+def counted_layout(do_layout):
+    def do_layout_counted(self, *largs, **kwargs):
+        laying[0] += 1
+        return do_layout(self, *largs, **kwargs)
+
+    do_layout_counted.__name__ = "do_layout"
+    return do_layout_counted
+
+
+for _layout_class in (AnchorLayout, BoxLayout, FloatLayout, GridLayout):
+    _layout_class.do_layout = counted_layout(_layout_class.do_layout)
+
 result = {}
 latencies = []
 handlers = []
@@ -202,6 +230,8 @@ syncs = []
 gcs = []
 renders = []
 builds = []
+layouts = []
+results_stages = []
 kinds = []
 committing = [0.0, 0.0]  # wall, CPU
 commit_cpus = []
@@ -305,6 +335,7 @@ class Bench(HeatApp):
         self.floor = CommitFloor(os.environ["BENCH_DATA"])
         self.trace = open(TRACE, "rb") if TRACE else None
         self.profile = None
+        self.profiles = {}  # a race's taps: one profile per kind of tap too
         if PROFILE:
             import cProfile
             self.profile = cProfile.Profile()
@@ -325,7 +356,10 @@ class Bench(HeatApp):
         self.count = 0
         self.clock = 0.0
         Window.bind(on_draw=self.drawing, on_flip=self.flipped)
-        Clock.schedule_once(self.do_tap, 0.1)
+        # the first tap at a person's pace after the race screen appears (its first frame
+        # alone takes ~0.1 s here): the app does its work for later (the Results screen,
+        # built ahead) in the frames right after that one
+        Clock.schedule_once(self.do_tap, 0.5)
 
     def do_tap(self, dt):
         from kivy.tests.common import UnitTestTouch
@@ -334,9 +368,12 @@ class Bench(HeatApp):
         if RACE:
             from bench.taps import kind_of
             from companion.ui.demo.script import next_press
+            self.time_results_stage()
             view = self.controller.view()
             name = next_press(self.controller, view)
             if name is None:  # the race is over
+                if getattr(self.sm.current_screen, "_pending", None) is not None:
+                    return Clock.schedule_once(self.do_tap, 0.05)  # its next frame first
                 return self.finish()
             kind = kind_of(name, view.mode)
         else:
@@ -362,7 +399,11 @@ class Bench(HeatApp):
         committed[0] = 0
         collecting[0] = 0.0
         rendering[0] = rendering[1] = 0
+        laying[0] = 0
         if self.profile is not None:
+            if RACE:
+                import cProfile
+                self.profile = self.profiles.setdefault(kind, cProfile.Profile())
             self.profile.enable()
         self.t0 = time.perf_counter()
         self.c0 = time.thread_time()
@@ -381,6 +422,25 @@ class Bench(HeatApp):
             raise SystemExit(f"tap {self.count} ({name}) changed nothing")
         kinds.append(kind)
         self.shown = False
+
+    def time_results_stage(self):
+        # A race that ends on a tap shows its Results in two frames: the tap's, then the lap
+        # chart and the saving in the next frame (ResultsScreen._chart_and_save, where the
+        # app has it), whose CPU time is recorded here (not a tap's, but a frame's work).
+        module = sys.modules.get("companion.ui.screens.results")
+        stage = getattr(getattr(module, "ResultsScreen", None), "_chart_and_save", None)
+        if stage is None or getattr(stage, "timed", False):
+            return
+
+        def timed_stage(screen):
+            c = time.thread_time()
+            try:
+                return stage(screen)
+            finally:
+                results_stages.append((time.thread_time() - c) * 1000)
+
+        timed_stage.timed = True
+        module.ResultsScreen._chart_and_save = timed_stage
 
     def redraw(self, dt):
         # The same screen drawn again with no input: what a frame costs by itself.
@@ -404,6 +464,7 @@ class Bench(HeatApp):
             self.shown = True
             renders.append(rendering[0])
             builds.append(rendering[1])
+            layouts.append(laying[0])
             if self.profile is not None:
                 self.profile.disable()
 
@@ -452,11 +513,19 @@ class Bench(HeatApp):
         result["gc_objects"] = len(gc.get_objects())
         result["gc_frozen"] = gc.get_freeze_count()
         if self.profile is not None:
-            self.profile.dump_stats(PROFILE)
+            if RACE:  # all the taps in FILE, each kind's in FILE with the kind before its suffix
+                import pstats
+                stem, dot, suffix = PROFILE.rpartition(".")
+                for kind, profile in self.profiles.items():
+                    profile.dump_stats(f"{stem}.{kind}.{suffix}" if dot else f"{PROFILE}.{kind}")
+                pstats.Stats(*self.profiles.values()).dump_stats(PROFILE)
+            else:
+                self.profile.dump_stats(PROFILE)
         result.update(latencies=latencies, handlers=handlers, works=works, cpus=cpus,
                       redraws=redraws, commits=commits, commit_cpus=commit_cpus,
                       floors=floors, transactions=transactions, syncs=syncs, gcs=gcs,
-                      renders=renders, builds=builds, kinds=kinds,
+                      renders=renders, builds=builds, layouts=layouts, kinds=kinds,
+                      results_stages=results_stages,
                       race_over=bool(self.controller.state.over))
         print(json.dumps(result), flush=True)
         self.stop()
@@ -603,24 +672,36 @@ def race_report(races: list[dict[str, object]]) -> dict[str, object]:
     for race in races:
         if not race["race_over"]:
             raise RuntimeError(f"the scripted race did not finish in {RACE_TAP_LIMIT} taps")
-    taps: list[tuple[str, float, float, int, int]] = []
+    taps: list[tuple[str, float, float, int, int, int]] = []
+    last: list[tuple[str, float, float, int, int, int]] = []
     for race in races:
         cpu = [c - k for c, k in zip(race["cpus"], race["commit_cpus"], strict=True)]  # type: ignore[call-overload]
-        taps += list(zip(race["kinds"], race["works"], cpu, race["renders"],  # type: ignore[call-overload]
-                         race["builds"], strict=True))
+        played = list(zip(race["kinds"], race["works"], cpu, race["renders"],  # type: ignore[call-overload]
+                          race["builds"], race["layouts"], strict=True))  # type: ignore[call-overload]
+        taps += played
+        last.append(played[-1])  # the tap that ends the race: the Results screen opens
     kinds = sorted({t[0] for t in taps})
     print(f"a whole race played by touches ({len(races)} run(s), {len(taps)} taps): the work "
           "per tap, wall (commit included) and CPU without the commit, p50 / p99; label "
-          "textures rendered and widgets built per tap (mean, max)")
-    for kind in ["all", *kinds]:
-        some = [t for t in taps if kind in ("all", t[0])]
+          "textures rendered, widgets built and layouts done per tap (mean, max)")
+
+    def line(label: str, some: list[tuple[str, float, float, int, int, int]]) -> None:
         works, cpus = [t[1] for t in some], [t[2] for t in some]
-        print(f"  {kind:8s} {len(some):4d} taps: {percentile(works, 0.5):6.2f} / "
+        print(f"  {label:8s} {len(some):4d} taps: {percentile(works, 0.5):6.2f} / "
               f"{percentile(works, 0.99):6.2f} ms wall, {percentile(cpus, 0.5):6.2f} / "
               f"{percentile(cpus, 0.99):6.2f} ms CPU; renders "
               f"{statistics.mean(t[3] for t in some):5.1f} (max {max(t[3] for t in some)}), "
               f"built {statistics.mean(t[4] for t in some):5.1f} "
-              f"(max {max(t[4] for t in some)})")
+              f"(max {max(t[4] for t in some)}), layouts "
+              f"{statistics.mean(t[5] for t in some):5.1f} (max {max(t[5] for t in some)})")
+
+    for kind in ["all", *kinds]:
+        line(kind, [t for t in taps if kind in ("all", t[0])])
+    line("results", last)
+    stages = [float(v) for race in races for v in race["results_stages"]]  # type: ignore[attr-defined]
+    if stages:
+        print(f"  results, the frame after its tap (the lap chart replayed, drawn and saved): "
+              f"{max(stages):6.2f} ms CPU (max of {len(stages)})")
     works, cpus = [t[1] for t in taps], [t[2] for t in taps]
     return {
         "race_taps": len(taps),
@@ -637,7 +718,21 @@ def race_report(races: list[dict[str, object]]) -> dict[str, object]:
                 round(percentile([t[2] for t in taps if t[0] == kind], 0.99), 2),
             "label_renders": round(statistics.mean(t[3] for t in taps if t[0] == kind), 2),
             "widgets_built": round(statistics.mean(t[4] for t in taps if t[0] == kind), 2),
+            "cpu_without_commit_ms_p50":
+                round(percentile([t[2] for t in taps if t[0] == kind], 0.5), 2),
+            "layouts": round(statistics.mean(t[5] for t in taps if t[0] == kind), 2),
         } for kind in kinds},
+        "race_layouts_per_tap": round(statistics.mean(t[5] for t in taps), 2),
+        "race_results_tap": {
+            "work_ms_max": round(max(t[1] for t in last), 2),
+            "cpu_without_commit_ms_max": round(max(t[2] for t in last), 2),
+            "label_renders_max": max(t[3] for t in last),
+            "widgets_built_max": max(t[4] for t in last),
+            "layouts_max": max(t[5] for t in last),
+            "next_frame_cpu_ms_max": max(
+                (float(v) for race in races for v in race["results_stages"]),  # type: ignore[attr-defined]
+                default=None),
+        },
     }
 
 

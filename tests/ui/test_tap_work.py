@@ -217,3 +217,58 @@ def test_clogged_comes_and_goes_in_the_drivers_own_cell(ui) -> None:
         panel.show(view)
         ui.pump()
     assert find(screen, f"clogged {row.car}") is clogged and not counts.built
+
+
+def test_a_prompt_put_back_in_its_place_is_not_laid_out_again(ui) -> None:
+    """A React choice often brings back a prompt shown before (the next car's React, its card
+    keypad): put back at the width it was laid out at, its widgets are where that layout left
+    them, so neither the panel nor the prompt's own grids are laid out again on that tap; the
+    panel takes the height it had with them, and every button is where it was."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.gridlayout import GridLayout
+
+    from companion.ui.demo.script import next_press
+    from companion.ui.widgets.lookup import walk
+
+    app = ui.app
+    start(app, NAMES, 2)
+    ui.pump()
+    screen = app.sm.current_screen
+    panel = next(w for w in walk(screen) if type(w).__name__ == "RacePanel")
+    seen: dict[tuple[object, ...], tuple[float, dict[str, tuple[float, ...]]]] = {}
+    laid_out: list[Any] = []
+    box_layout, grid_layout = BoxLayout.do_layout, GridLayout.do_layout
+
+    def counted_box(self: Any, *largs: Any) -> None:
+        laid_out.append(self)
+        box_layout(self, *largs)
+
+    def counted_grid(self: Any, *largs: Any) -> None:
+        laid_out.append(self)
+        grid_layout(self, *largs)
+
+    counted_box.__name__ = counted_grid.__name__ = "do_layout"  # called by name (triggers)
+    BoxLayout.do_layout, GridLayout.do_layout = counted_box, counted_grid
+    put_back = 0
+    try:
+        while app.controller.state.round < 2:
+            name = next_press(app.controller)
+            assert name is not None
+            ui.pump()
+            before = panel._signature
+            laid_out.clear()
+            ui.player.press(name)
+            signature = panel._signature
+            places = {w.test_name: (*w.pos, *w.size) for w in walk(panel)  # (in the panel)
+                      if getattr(w, "test_name", "")}
+            if signature != before and signature in seen and signature[0] != "gears":
+                put_back += 1  # (the gears' cells are put back in a new race order)
+                height, was = seen[signature]
+                mine = [w for w in laid_out if w is panel or w.parent is panel]
+                assert not mine, f"{name}: {[type(w).__name__ for w in mine]} laid out again"
+                assert panel.height == height, name
+                assert places == was, f"{name}: a widget of the prompt moved"
+            seen[signature] = (panel.height, places)
+    finally:
+        BoxLayout.do_layout, GridLayout.do_layout = box_layout, grid_layout
+    assert put_back > 10, "no prompt came back: the test proves nothing"

@@ -51,6 +51,8 @@ class RaceScreen(BaseScreen):
         (:attr:`~companion.ui.views.race_view.RaceView.position_id`)."""
         self.ids.undo.gate = self.history_gate
         self.ids.redo.gate = self.history_gate
+        self._results_for: RaceController | None = None
+        """The race whose Results screen is built ahead (:meth:`_prepare_results`)."""
 
     @property
     def controller(self) -> RaceController | None:
@@ -81,6 +83,26 @@ class RaceScreen(BaseScreen):
         panel.on_results = lambda: app.show("results")
         panel.show(view)
         ids.messages.show(view.error, view.rulings)
+        if self._results_for is not controller:
+            self._results_for = controller
+            from kivy.clock import Clock
+
+            Clock.schedule_once(lambda _dt: self._prepare_results(), 0)
+
+    def _prepare_results(self) -> None:
+        """Build the Results screen ahead, in the frame after this race first shows (no one
+        taps that soon): the tap that ends the race then builds no screen."""
+        app = App.get_running_app()
+        controller = self.controller
+        if controller is None or getattr(app, "sm", None) is not self.manager:
+            return  # the app has gone (a test's) or shows something else
+        first = not app.sm.has_screen("results")
+        app.screen("results").prepare()
+        if first:  # as what start-up made (HeatApp): the race and Results screens live as
+            import gc  # long as the app, out of the sight of the collector's full collections
+
+            gc.collect()  # (at idle: what is garbage now is freed, not kept for good)
+            gc.freeze()
 
     # --- explanations on demand --------------------------------------------------------------
 

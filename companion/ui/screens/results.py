@@ -50,43 +50,113 @@ def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
 
 
 class ResultsScreen(BaseScreen):
+    """The results of the race on show (``app.session``).
+
+    A race that ends on a tap of the race screen shows its Results in two frames: the tap's
+    frame shows the finishing order; the next one the lap chart, computed by replaying the
+    race file, and saves the results (``refresh`` from the race screen; ``tests/ui/
+    test_results_tap.py``). The screen is built ahead, at idle after a race screen is first
+    drawn (:meth:`prepare`), so that tap builds no screen."""
+
     saved_json: Any = None
     saved_png: Any = None
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._entries: list[tuple[BoxLayout, ToneLabel, ToneLabel]] = []
+        """One (box, headline, meaning) per car of the finishing order, built once and
+        filled in by :meth:`refresh`."""
+        self._pending: Any = None
+        """The lap chart and saving still to do (the frame after a race's last tap)."""
+
+    def prepare(self) -> None:
+        """Ready for the race on show: laid out at the screen manager's size as it will be
+        shown (without Standings when no season is played: reads no storage), a row built for
+        each of its cars in the finishing order (the race screen calls this at idle)."""
+        app = App.get_running_app()
+        manager = self.manager
+        if manager is not None and manager.current_screen is not self:
+            self.pos, self.size = manager.pos, manager.size
+        session = app.session
+        if session is None:
+            return
+        if app.season_id is None:  # no season, no Standings (known without reading storage)
+            self._standings_button(False)
+        while len(self._entries) < len(session.state.cars):
+            self._entries.append(self._entry())
+        self._show_entries(len(session.state.cars))
+
+    def _standings_button(self, shown: bool) -> None:
+        """Standings, for a season's race only."""
+        button = self.ids.standings_button
+        button.disabled, button.opacity = not shown, 1 if shown else 0
+        button.size_hint_x = 1 if shown else 0.001
+
+    def _show_entries(self, count: int) -> None:
+        """The first ``count`` rows in the finishing order's box (laid out at its width)."""
+        box = self.ids.standings
+        shown = [entry for entry, _label, _meaning in self._entries[:count]]
+        if box.children[::-1] != shown:
+            box.clear_widgets()
+            for entry in shown:
+                box.add_widget(entry)
+
+    def _entry(self) -> tuple[BoxLayout, ToneLabel, ToneLabel]:
+        entry = BoxLayout(orientation="vertical", size_hint_y=None)
+        label = ToneLabel()
+        meaning = ToneLabel(tone="muted", scale="small")
+        for widget in (label, meaning):
+            entry.add_widget(widget)
+            widget.bind(height=lambda *_a, e=entry: setattr(
+                e, "height", sum(c.height for c in e.children)))
+        entry.height = label.height + meaning.height
+        return entry, label, meaning
 
     def refresh(self) -> None:
         app = App.get_running_app()
         session = app.session
+        if self._pending is not None:  # a race's chart not drawn yet: it is not this one's
+            self._pending.cancel()
+            self._pending = None
         if session is None:
             self.ids.saved_line.clear()
             return
-        season = app.season_id is not None and app.has_seasons() and (
-            app.season_of(session.race_id) is not None)
-        button = self.ids.standings_button
-        button.disabled, button.opacity = not season, 1 if season else 0
-        button.size_hint_x = 1 if season else 0.001
+        self.prepare()
+        self._standings_button(app.season_id is not None and app.has_seasons() and (
+            app.season_of(session.race_id) is not None))
+        state = session.state
+        self.ids.title.text = _("Results: {track}").format(track=track_title(state.track.id))
+        lines = place_lines(state)
+        self._show_entries(len(lines))
+        for (name, headline, words, out), (_entry, label, meaning) in zip(
+                lines, self._entries, strict=False):
+            label.text, label.tone, label.test_name = headline, "muted" if out else "fg", name
+            meaning.text, meaning.test_name = words, f"{name} words"
+        self.ids.saved_line.render()
+        if app.sm.current == "race":  # the race's last tap: the chart on the next frame
+            from kivy.clock import Clock
+
+            if self.ids.chart.chart is not None:  # not another race's chart meanwhile
+                self.ids.chart.chart = None
+            self._pending = Clock.schedule_once(lambda _dt: self._chart_and_save(), 0)
+        else:
+            self._chart_and_save()
+
+    def _chart_and_save(self) -> None:
+        """The lap chart (the race file replayed) and, for a race that is over, the results
+        saved with the race log and the chart's PNG written once it is laid out."""
+        self._pending = None
+        app = App.get_running_app()
+        session = app.session
+        if session is None:
+            return
         chart, replayed = lap_chart(session.export())
         state = session.state
         self.replayed = replayed
-        self.ids.title.text = _("Results: {track}").format(track=track_title(state.track.id))
-        box = self.ids.standings
-        box.clear_widgets()
-        for name, headline, words, out in place_lines(state):
-            entry = BoxLayout(orientation="vertical", size_hint_y=None)
-            label = ToneLabel(text=headline, tone="muted" if out else "fg")
-            label.test_name = name
-            meaning = ToneLabel(text=words, tone="muted", scale="small")
-            meaning.test_name = f"{name} words"
-            for widget in (label, meaning):
-                entry.add_widget(widget)
-                widget.bind(height=lambda *_a, e=entry: setattr(
-                    e, "height", sum(c.height for c in e.children)))
-            entry.height = label.height + meaning.height
-            box.add_widget(entry)
         view = self.ids.chart
         view.labels = {c.id: car_label(state, c.id) for c in state.cars}
         view.chart = chart
         view.redraw()
-        self.ids.saved_line.render()
         if state.over and not app.storage_read_only:  # read-only storage: nothing is written
             doc = results_document(session.race_id, state, chart)
             self.saved_json = save_results(app.data_path, session.race_id, doc)

@@ -69,6 +69,10 @@ class BuiltPrompt:
     (:meth:`RacePanel._arrange`)."""
     react: ReactGrid | None = None
     """A React prompt's choices (what they are laid out as, to update them in place)."""
+    laid_out: tuple[object, ...] | None = None
+    """Where the panel last laid these widgets out: its width and position, and the height
+    they took (:meth:`RacePanel.do_layout`); put up again in the same place, they are where
+    that layout left them."""
 
 
 @dataclass
@@ -181,6 +185,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         else:
             for widget in built.widgets:
                 self.add_widget(widget)
+            self._as_laid_out(built)
         if built.react is not None:
             self.react_grid = built.react
         self._built[signature] = built
@@ -188,6 +193,24 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
             self._release(self._built.popitem(last=False)[1])
         self._current = built
         self._named = built.named
+
+    def do_layout(self, *largs: Any) -> None:
+        super().do_layout(*largs)
+        if self._current is not None:
+            self._current.laid_out = (self.width, tuple(self.pos), self.minimum_height)
+
+    def _as_laid_out(self, built: BuiltPrompt) -> None:
+        """A kept prompt put back at the width and place it was laid out at: its widgets are
+        where that layout left them (nothing in them moved while they were off: their own
+        layouts had all run before they were taken down), so the panel takes the height they
+        took then, and neither it nor they are laid out again (a React choice often brings
+        back a prompt shown before: ``tests/ui/test_tap_work.py``)."""
+        if built.laid_out is None or built.laid_out[:2] != (self.width, tuple(self.pos)):
+            return
+        self.minimum_height = built.laid_out[2]  # the panel's height follows (race.kv)
+        self._trigger_layout.cancel()
+        for widget in built.widgets:  # a grid put back in its place: laid out as it was
+            _cancel_layout(widget)
 
     def _build(self, view: RaceView) -> BuiltPrompt:
         self._in_use = []

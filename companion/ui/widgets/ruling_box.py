@@ -29,6 +29,9 @@ from companion.i18n import _
 
 from .text_fit import FIT
 
+MAX_WAITS = 8
+"""Layout passes the ruling box puts off in one frame at most (then it lays out anyway)."""
+
 
 class RulingsOverlay(Label):  # type: ignore[misc]
     """Every sentence of the last input over the screen; a touch anywhere closes it."""
@@ -85,7 +88,11 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
         self._error = ""
         self._rulings: Sequence[Any] = ()
         self._overlay: RulingsOverlay | None = None
-        self.bind(size=self._resized, color=self._colours)
+        self._filled: tuple[object, ...] | None = None
+        """What the labels were last filled for: the rulings shown and the box's size."""
+        self._waited = 0
+        """Layout passes put off this frame while the rest of the column settled."""
+        self.bind(color=self._colours)
 
     def _label(self) -> Label:
         label = Label(halign="left", valign="top", size_hint_y=None, height=0)
@@ -110,17 +117,52 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
     def _colours(self, *_args: Any) -> None:
         self.body.color = self.color
 
-    def _resized(self, *_args: Any) -> None:
-        self._layout()
-
     def show(self, error: str, rulings: Sequence[Any]) -> None:
+        """Show ``error`` and ``rulings``: laid out with the box, once, at the size the column
+        gives it on this frame (:meth:`do_layout`)."""
         app = App.get_running_app()
         key = (error, tuple(rulings), app.theme_name, app.fs)
         if key == getattr(self, "_shown_key", None):
             return
         self._shown_key = key
         self._error, self._rulings = error, tuple(rulings)
-        self._layout()
+        self._trigger_layout()
+
+    def do_layout(self, *largs: Any) -> None:
+        """Fill the labels for the box's size, then place them. The box takes the room the
+        rest of its column leaves: while a layout above or beside it is still to run this
+        frame (the panel taking new buttons, the column giving out the room), the box waits
+        for it, so it is filled and laid out once, at its final size, not once before and
+        again after (``tests/ui/test_ruling_layouts.py``)."""
+        if self._waited < MAX_WAITS and self._column_unsettled():
+            self._waited += 1
+            self._trigger_layout()  # again, after the layouts pending before it
+            return
+        self._waited = 0
+        filled = (self._shown_key if hasattr(self, "_shown_key") else None,
+                  tuple(self.size))
+        if filled != self._filled:
+            self._filled = filled
+            self._layout()
+        super().do_layout(*largs)
+        # the labels' new heights and the room left below them are placed now: the layout
+        # they re-triggered has nothing left to do
+        self._trigger_layout.cancel()
+
+    def _column_unsettled(self) -> bool:
+        """True while a layout of the box's parent or of a widget beside it (and theirs) is
+        still pending this frame."""
+        parent = self.parent
+        if parent is None:
+            return False
+        stack = [parent]
+        while stack:
+            widget = stack.pop()
+            trigger = getattr(widget, "_trigger_layout", None)
+            if trigger is not None and trigger.is_triggered:
+                return True
+            stack.extend(child for child in widget.children if child is not self)
+        return False
 
     def _layout(self) -> None:
         app = App.get_running_app()
