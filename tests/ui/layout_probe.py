@@ -10,10 +10,12 @@ Prints one JSON line: ``{"checked": [...], "problems": [...], "shots": [...]}``.
 window's size is fixed per process, hence a script of its own; ``test_layout.py`` runs the
 tour's sections a few per process, so that no test plays the whole tour.)
 
-A race the tour plays without a picture on the way (the season's) is played by the same
-scripted table (``companion.ui.demo.script``) pressing what its buttons call on the race's
-controller, the screen drawn and checked at each prompt or screen not checked yet, and at
-the end: every screen checked as after a tap, without drawing the race screen for every tap.
+The tour's two races (``TablePlayer.play_to_end``) are played by the same scripted table
+(``companion.ui.demo.script``), each input made by what its button (or the demo table's dial
+and Ready) calls on the race's controller; the screen is drawn, checked and pictured where it
+shows a prompt or screen not checked yet in this process, and at the end. That is every check
+and every picture a tap-by-tap race makes (a screen already checked is not checked again),
+without drawing the race screen after every tap: the same races, the same pictures.
 The frame rate is not capped (``maxfps`` 0): the probe pumps frames, it never waits for them.
 
 The demo's tour only: the six-driver race and the Legends' round at 800x480, in three
