@@ -17,6 +17,9 @@ from kivy.config import Config  # noqa: E402
 # the start, whatever the order the tests run in.
 Config.set("graphics", "width", "800")
 Config.set("graphics", "height", "480")
+# The tests pump frames (``Harness.pump``); none waits for the clock: no frame rate cap (Kivy
+# would sleep up to 1/60 s in each frame to hold 60 frames a second).
+Config.set("graphics", "maxfps", "0")
 
 from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402

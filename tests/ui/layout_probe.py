@@ -1,12 +1,25 @@
-"""Run the headless demo in a WxH window and check the layout of every screen it shows.
+"""Play sections of the headless demo's tour in a WxH window and check the layout of every
+screen they show.
 
-``python tests/ui/layout_probe.py WxH OUT``: after every tap and before every picture, each
-visible button and label of the current screen (every race mode, and each language the demo
-shows) must lie inside the window, its text inside the window, and each touch target must be at
-least 48 px each way. Prints one JSON line: ``{"checked": [...], "problems": [...]}``.
-(A Kivy window's size is fixed per process, hence a script of its own.) The demo's tour only:
-the six-driver race and the Legends' round at 800x480, in three languages, are checked the same
-way by ``test_table_race.py``.
+``python tests/ui/layout_probe.py WxH OUT SECTION[,SECTION...]`` plays those sections of the
+tour (``companion.ui.demo.run.TOUR``: ``screens``, ``modules``, ``season``, ``faults``), each
+from the start screen: after every tap and before every picture, each visible button and label
+of the current screen (every race mode, and each language the demo shows) must lie inside the
+window, its text inside the window, and each touch target must be at least 48 px each way.
+Prints one JSON line: ``{"checked": [...], "problems": [...], "shots": [...]}``. (A Kivy
+window's size is fixed per process, hence a script of its own; ``test_layout.py`` runs the
+tour's sections a few per process, so that no test plays the whole tour.)
+
+The tour's two races (``TablePlayer.play_to_end``) are played by the same scripted table
+(``companion.ui.demo.script``), each input made by what its button (or the demo table's dial
+and Ready) calls on the race's controller; the screen is drawn, checked and pictured where it
+shows a prompt or screen not checked yet in this process, and at the end. That is every check
+and every picture a tap-by-tap race makes (a screen already checked is not checked again),
+without drawing the race screen after every tap: the same races, the same pictures.
+The frame rate is not capped (``maxfps`` 0): the probe pumps frames, it never waits for them.
+
+The demo's tour only: the six-driver race and the Legends' round at 800x480, in three
+languages, are checked the same way by ``test_table_race.py``.
 """
 
 from __future__ import annotations
@@ -76,20 +89,60 @@ def check_screen(app: Any, where: str) -> list[str]:
     return problems
 
 
+def _where(app: Any) -> str:
+    """The screen (a race screen by its prompt) and the language being shown."""
+    where = app.sm.current
+    if where == "race" and app.controller is not None:
+        where = f"race/{app.controller.view().mode}"
+    return f"{where} [{app.language}]"
+
+
+def _input(player: Any, controller: Any, name: str) -> None:
+    """Make the input of the race screen's button ``name`` as its button does: the gears on
+    the demo table's dial and Ready (``TablePlayer.step``), the rest by calling what the button
+    calls on ``controller`` (as ``companion.ui.widgets.race_panel`` and ``react_grid`` wire
+    them)."""
+    kind, _sep, rest = name.partition(" ")
+    mode = controller.view().mode
+    if kind == "gear":
+        car, gear = rest.split()
+        seat = next((s for s, c in player.app.seat_map.items() if c == car), None)
+        if player.table is not None and seat in player.table.seats:
+            player.table.turn_dial(seat, int(gear))
+            player.table.press_ready(seat)
+            player.app.poll_hardware()
+        else:
+            controller.choose_gear(car, int(gear))
+    elif kind == "key" and mode in ("boost", "legend_card"):
+        getattr(controller, {"boost": "boost_value"}.get(mode, mode))(int(rest))
+    elif kind == "key":
+        controller.key(rest)
+    elif kind == "react":
+        controller.react(rest)
+    elif name == "run round":
+        controller.run_round()
+    else:
+        raise AssertionError(f"no race button {name!r}")
+
+
 def main(argv: list[str]) -> int:
+    from kivy.config import Config
+
+    Config.set("graphics", "maxfps", "0")  # before Kivy's clock is made: pump, never wait
     from companion.ui.demo import run as demo
+    from companion.ui.demo.script import next_press
 
     size = demo.parse_size(argv[0])
     out = Path(argv[1])
+    sections = argv[2].split(",")
+    unknown = set(sections) - set(demo.TOUR)
+    if unknown:
+        raise SystemExit(f"no tour section {sorted(unknown)}; the tour's: {demo.TOUR}")
     checked: set[str] = set()
     problems: list[str] = []
 
     def check(app: Any, _shot: str = "") -> None:
-        screen = app.sm.current
-        where = screen
-        if screen == "race" and app.controller is not None:
-            where = f"race/{app.controller.view().mode}"
-        where = f"{where} [{app.language}]"
+        where = _where(app)
         if where in checked:
             return
         checked.add(where)
@@ -101,8 +154,47 @@ def main(argv: list[str]) -> int:
         press(self, name, touch=touch)
         check(self.app)
 
+    def play_checked(self: Any, on_step: Any = None, limit: int = 2000) -> int:
+        """``TablePlayer.play_to_end``, each input made by what its button (or the table's
+        dial and Ready) calls, without drawing the race screen after each one: drawn, checked
+        and shown to ``on_step`` (the tour's pictures) where it shows a prompt or screen not
+        checked yet, and at the end."""
+        app = self.app
+        controller = app.controller
+        redraw = controller.on_change
+        presses = 0
+        try:
+            while not controller.state.over:
+                name = next_press(controller)
+                if name is None:
+                    break
+                controller.on_change = None
+                _input(self, controller, name)
+                controller.on_change = redraw
+                if controller.error:
+                    raise AssertionError(f"{name}: {controller.error}")
+                presses += 1
+                shown = "results" if controller.state.over else (
+                    f"race/{controller.view().mode}")
+                if f"{shown} [{app.language}]" not in checked:
+                    redraw()
+                    self.pump()
+                    check(app)
+                    if on_step is not None:
+                        on_step(name)
+                if presses > limit:
+                    raise AssertionError("the scripted race does not finish")
+        finally:
+            controller.on_change = redraw
+        redraw()
+        self.pump()
+        check(app)
+        return presses
+
     demo.TablePlayer.press = checked_press  # type: ignore[method-assign]
-    shots = demo.run_headless(out, None, size, on_shot=check, parts=("tour",))
+    demo.TablePlayer.play_to_end = play_checked  # type: ignore[method-assign]
+    shots = demo.run_headless(out, None, size, on_shot=check,
+                              parts=tuple(f"tour:{section}" for section in sections))
     print(json.dumps({"checked": sorted(checked), "problems": problems,
                       "shots": [p.name for p in shots]}), flush=True)
     return 0

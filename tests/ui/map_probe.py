@@ -1,9 +1,10 @@
 """What the race screen's map draws, read back from its canvas, for every bundled track.
 
-``python tests/ui/map_probe.py WxH``: in a WxH window, start a race of six drivers
-(``table_shots.SIX``) on each bundled track, in en, zh_TW and ko, and print one JSON line per
-track and language with what the map's offscreen canvas holds, taken from the drawing
-instructions themselves (not from the map's own notes on where it put things):
+``python tests/ui/map_probe.py WxH [TRACK,...]``: in a WxH window, in en, zh_TW and ko (the
+app switched to each in turn), start a race of six drivers (``table_shots.SIX``) on each
+bundled track (or those named), and print one JSON line per track and language with what the
+map's offscreen canvas holds, taken from the drawing instructions themselves (not from the
+map's own notes on where it put things):
 
 * ``texts``: every text drawn (a textured rectangle), its string and its **ink** box (the
   texture's inked pixels, any alpha above zero, placed where the rectangle draws them);
@@ -16,6 +17,9 @@ instructions themselves (not from the map's own notes on where it put things):
   ``font_sizes``: the sizes the map drew its texts at.
 
 A process of its own because a Kivy window's size is fixed per process (as ``layout_probe``).
+Three switches of language, not one per track (each rebuilds every screen): the same canvases
+as a race started before the switch, in half the time. The frame rate is not capped (the
+probe pumps frames, it never waits for them).
 """
 
 from __future__ import annotations
@@ -115,12 +119,18 @@ def main() -> None:
 
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
+    Config.set("graphics", "maxfps", "0")  # the probe pumps frames, it never waits for them
     from kivy.base import EventLoop, runTouchApp
 
     import tracks
     from companion.ui.app import HeatApp
     from companion.ui.demo.table_shots import SIX, start
 
+    bundled = [info.track for info in tracks.available_tracks()]
+    wanted = sys.argv[2].split(",") if len(sys.argv) > 2 else [t.id for t in bundled]
+    unknown = set(wanted) - {t.id for t in bundled}
+    if unknown:
+        raise SystemExit(f"no bundled track {sorted(unknown)}")
     _record_texts()
     with tempfile.TemporaryDirectory(prefix="heat-map-") as data:
         app = HeatApp(data=Path(data), hardware_factory=None)
@@ -129,11 +139,10 @@ def main() -> None:
         for _ in range(3):
             EventLoop.idle()
         try:
-            for info in tracks.available_tracks():
-                track = info.track
-                start(app, SIX, 0, track=track.id)
-                for language in LANGUAGES:
-                    app.set_language(language)
+            for language in LANGUAGES:
+                app.set_language(language)
+                for track in (t for t in bundled if t.id in wanted):
+                    start(app, SIX, 0, track=track.id)
                     for _ in range(3):
                         EventLoop.idle()
                     track_map = app.sm.current_screen.ids.map
@@ -149,7 +158,7 @@ def main() -> None:
                                     for c in track.corners],
                         "font_sizes": [size for _text, size in track_map.texts],
                         **found}), flush=True)
-                app.set_language("en")
+            app.set_language("en")
         finally:
             app._stop()
 

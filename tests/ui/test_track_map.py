@@ -154,6 +154,7 @@ def test_the_track_is_drawn_once_taps_redraw_only_the_cars(ui, monkeypatch) -> N
 # Read back from what the map drew (its offscreen canvas's instructions, by ``map_probe.py``)
 # at 800x480 and 1280x720 with six cars, on every bundled track, in en, zh_TW and ko. A text's
 # box is its ink (the texture's inked pixels where the rectangle draws them).
+# One probe process per size, each set up by the first test of its size.
 
 PROBE = Path(__file__).with_name("map_probe.py")
 REPO = Path(__file__).resolve().parents[2]
@@ -413,28 +414,24 @@ def _clear_spot(drawn: dict, space: int, texts: list[Box], shapes: list[Box],
     return None
 
 
-@pytest.fixture(scope="module")
-def drawn_maps() -> Iterator[dict[str, list[dict]]]:
+@pytest.fixture(scope="module", params=SIZES)
+def drawn_maps(request: pytest.FixtureRequest) -> Iterator[tuple[str, list[dict]]]:
+    """One size's maps (a probe process of its own: 5 s on a loaded 2-core host), set up by
+    the first test of that size."""
+    size: str = request.param
     with tempfile.TemporaryDirectory(prefix="heat-map-") as tmp:
         env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1",
                    KIVY_HOME=str(Path(tmp) / "kivy"), PYTHONPATH=str(REPO))
-        runs = {size: subprocess.Popen([sys.executable, str(PROBE), size], env=env, cwd=REPO,
-                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       text=True)
-                for size in SIZES}
-        found: dict[str, list[dict]] = {}
-        for size, run in runs.items():
-            out, err = run.communicate(timeout=300)
-            assert run.returncode == 0, err[-3000:]
-            found[size] = [json.loads(line) for line in out.splitlines()
-                           if line.startswith("{")]
-        yield found
+        run = subprocess.run([sys.executable, str(PROBE), size], env=env, cwd=REPO,
+                             capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr[-3000:]
+        yield size, [json.loads(line) for line in run.stdout.splitlines()
+                     if line.startswith("{")]
 
 
 @pytest.mark.ui
-@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("track", BUNDLED, ids=lambda t: t.id)
-def test_every_word_on_the_map_is_clear(drawn_maps, size: str, track) -> None:
+def test_every_word_on_the_map_is_clear(drawn_maps: tuple[str, list[dict]], track) -> None:
     """Every corner's marker drawn, reading its number and limit, clear of the track band
     and of the other markers, on its Corner Line or joined to it by a short leader; no text
     over another text, another marker, the band (any leg) or any line drawn; everything
@@ -442,7 +439,8 @@ def test_every_word_on_the_map_is_clear(drawn_maps, size: str, track) -> None:
     space's centre than any other's and close to its band; a number left out only where no
     clear spot was near it (for a corner space's number, not even where an every-fifth
     number is)."""
-    maps = [d for d in drawn_maps[size] if d["track"] == track.id]
+    size, found = drawn_maps
+    maps = [d for d in found if d["track"] == track.id and d["size"] == size]
     assert [d["language"] for d in maps] == ["en", "zh_TW", "ko"]
     expected = set(labelled_spaces(track))
     corner_spaces = {c.line_after for c in track.corners}

@@ -37,12 +37,20 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
+TOUR = ("screens", "modules", "season", "faults")
+"""The tour's sections, in the order played: the screens and a two-driver race with the
+table's dials, a New race with modules and its draft, a season's race to its standings, the
+storage fault screen. Each starts from the start screen, whatever the sections before it left
+(the layout test plays them a few at a time, ``parts=("tour:<section>", ...)``)."""
+
+
 def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480),
                  on_shot: Callable[[Any, str], None] | None = None,
                  parts: tuple[str, ...] = ("tour", "table", "react")) -> list[Path]:
     """Play the demo race offscreen in a ``size`` window; returns the PNGs written.
     ``on_shot(app, name)`` is called before each picture is taken (the layout tests).
-    ``parts``: ``tour`` (the screens, a two-driver race, modules, a season) and ``table``
+    ``parts``: ``tour`` (the screens, a two-driver race, modules, a season; or only some of
+    its :data:`TOUR` sections, as ``tour:<section>``) and ``table``
     (:mod:`.table_shots`: six drivers and five Legends, every prompt in every language, as
     ``race6-<kind>-<language>.png``) and ``react`` (:mod:`.react_shots`: the React choices
     of the rules' second pass, ``react-<choice>-<language>.png``; and :mod:`.busy_shots`: the
@@ -95,8 +103,9 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
     try:
         pump()
         pump()
-        if "tour" in parts:
-            _tour(app, player, tables, shot, pump)
+        sections = [s for s in TOUR if "tour" in parts or f"tour:{s}" in parts]
+        if sections:
+            _tour(app, player, tables, shot, pump, sections)
         if "table" in parts:
             from .table_shots import play_legends, play_six
 
@@ -117,11 +126,26 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
 
 
 def _tour(app: Any, player: TablePlayer, tables: list[Any], shot: Callable[[str], None],
-          pump: Callable[[], None]) -> None:
-    """The screens, a two-driver race with the table's dials, modules and a season."""
-    from hardware import TableButton
+          pump: Callable[[], None], sections: list[str]) -> None:
+    """The ``sections`` of the :data:`TOUR`, in its order."""
+    from .tour import modules_shots, season_shots, storage_faults
 
     player.table = tables[0] if tables else None
+    if "screens" in sections:
+        _screens(app, player, shot, pump)
+    if "modules" in sections:
+        modules_shots(app, player, shot)
+    if "season" in sections:
+        season_shots(app, player, shot)
+    if "faults" in sections:
+        storage_faults(app, shot)
+
+
+def _screens(app: Any, player: TablePlayer, shot: Callable[[str], None],
+             pump: Callable[[], None]) -> None:
+    """The screens and a two-driver race with the table's dials, to the Hardware check."""
+    from hardware import TableButton
+
     shot("start")
     player.press("settings")
     shot("settings")
@@ -161,9 +185,6 @@ def _tour(app: Any, player: TablePlayer, tables: list[Any], shot: Callable[[str]
         app.poll_hardware()
         player.press("identify 3")
     shot("hardware-check")
-    from .tour import more_shots
-
-    more_shots(app, player, shot)
 
 
 def run_attract(data: str | None) -> int:

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 
-def more_shots(app: Any, player: Any, shot: Callable[[str], None]) -> None:
+def modules_shots(app: Any, player: Any, shot: Callable[[str], None]) -> None:
+    """A New race with an event, Weather, Road Conditions and the Garage, then its draft."""
     app.show("start")
     player.set_up_race()
     player.press("more options")
@@ -27,6 +28,10 @@ def more_shots(app: Any, player: Any, shot: Callable[[str], None]) -> None:
     player.press("start race")
     player.press("card 1")
     shot("draft")
+
+
+def season_shots(app: Any, player: Any, shot: Callable[[str], None]) -> None:
+    """Race 1 of a 1961 season, created and drafted by touches, played to its standings."""
     app.show("start")
     player.press("championship")
     player.press("season 1961")
@@ -43,7 +48,6 @@ def more_shots(app: Any, player: Any, shot: Callable[[str], None]) -> None:
     player.press("standings")
     app.screen("standings").export_chart()
     shot("standings")
-    storage_faults(app, shot)
 
 
 def storage_faults(app: Any, shot: Callable[[str], None]) -> None:
