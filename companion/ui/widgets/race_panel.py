@@ -182,6 +182,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         built = self._built.pop(signature, None)
         if built is None:
             built = self._build(view)
+            self._lay_out_fresh()
         else:
             for widget in built.widgets:
                 self.add_widget(widget)
@@ -198,6 +199,16 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         super().do_layout(*largs)
         if self._current is not None:
             self._current.laid_out = (self.width, tuple(self.pos), self.minimum_height)
+
+    def _lay_out_fresh(self) -> None:
+        """A prompt just built: its grids take the panel's width now and are laid out before
+        the panel (Kivy lays out in the order the layouts were asked for, the panel's first:
+        it would place them at a height they do not have yet, then again once they have it)."""
+        for widget in self.children:
+            if widget.size_hint_x is not None:
+                widget.width = self.width
+        self._trigger_layout.cancel()
+        self._trigger_layout()
 
     def _as_laid_out(self, built: BuiltPrompt) -> None:
         """A kept prompt put back at the width and place it was laid out at: its widgets are
