@@ -272,8 +272,9 @@ def _reveal(
     owed = sum(DESIGNS[c.design].heat for c in play.pending)
     if owed:
         out.append(said("card_heat_owed", car.id,
-                        N_("{car} owes {heat} Heat for its upgrade cards, paid after "
-                           "Cooldown."), car=car.id, heat=owed))
+                        N_("{car} owes {heat} Heat for {cards} upgrade card(s), paid after "
+                           "Cooldown."), car=car.id, heat=owed,
+                        cards=sum(1 for c in play.pending if DESIGNS[c.design].heat)))
     car = evolve(car, sponsor_cards=car.sponsor_cards - play.sponsors_used)
     state = moved(state, car, car.distance + play.speed, out)
     symbols = play.symbols

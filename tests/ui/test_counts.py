@@ -82,6 +82,9 @@ def test_an_engine_ruling_says_its_count_in_words() -> None:
     slip = explain("{car} drafts {spaces} space(s) to right behind the next car, Speed "
                    "unchanged.", car="red", spaces=1)
     assert render(slip) == "Red drafts 1 space to right behind the next car, Speed unchanged."
+    owed = explain("{car} owes {heat} Heat for {cards} upgrade card(s), paid after Cooldown.",
+                   car="red", heat=2, cards=1)
+    assert render(owed) == "Red owes 2 Heat for 1 upgrade card, paid after Cooldown."
     i18n.set_language("ko")
     try:
         text = render(one)
