@@ -88,6 +88,8 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
         self._error = ""
         self._rulings: Sequence[Any] = ()
         self._overlay: RulingsOverlay | None = None
+        self._shown_key: tuple[object, ...] | None = None
+        """What is shown: the error, the rulings, the theme and the font size."""
         self._filled: tuple[object, ...] | None = None
         """What the labels were last filled for: the rulings shown and the box's size."""
         self._waited = 0
@@ -122,7 +124,7 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
         gives it on this frame (:meth:`do_layout`)."""
         app = App.get_running_app()
         key = (error, tuple(rulings), app.theme_name, app.fs)
-        if key == getattr(self, "_shown_key", None):
+        if key == self._shown_key:
             return
         self._shown_key = key
         self._error, self._rulings = error, tuple(rulings)
@@ -139,8 +141,7 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
             self._trigger_layout()  # again, after the layouts pending before it
             return
         self._waited = 0
-        filled = (self._shown_key if hasattr(self, "_shown_key") else None,
-                  tuple(self.size))
+        filled = (self._shown_key, tuple(self.size))
         if filled != self._filled:
             self._filled = filled
             self._layout()
