@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from spies import calls_to
 
 from companion.ui.demo.table_shots import start
 from companion.ui.widgets.lookup import find
@@ -37,26 +38,18 @@ def box_work(box: Any) -> Iterator[BoxWork]:
     from companion.ui.widgets.ruling_box import RulingBox
 
     work = BoxWork()
-    fill, layout = RulingBox._layout, BoxLayout.do_layout
 
-    def counted_fill(self: Any) -> None:
-        if self is box:
+    def filled(widget: Any) -> None:
+        if widget is box:
             work.fills += 1
-            work.sizes += (tuple(self.size),)
-        fill(self)
+            work.sizes += (tuple(widget.size),)
 
-    def counted_layout(self: Any, *largs: Any) -> None:
-        if self is box:
+    def laid_out(widget: Any) -> None:
+        if widget is box:
             work.layouts += 1
-        layout(self, *largs)
 
-    counted_layout.__name__ = "do_layout"  # Kivy's layout trigger calls it by its name
-    RulingBox._layout = counted_fill
-    BoxLayout.do_layout = counted_layout
-    try:
+    with calls_to(RulingBox, "_layout", filled), calls_to(BoxLayout, "do_layout", laid_out):
         yield work
-    finally:
-        RulingBox._layout, BoxLayout.do_layout = fill, layout
 
 
 def test_the_ruling_box_is_filled_and_laid_out_once_per_tap_at_its_final_size(ui) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from spies import calls_to
 
 from companion.ui.demo.table_shots import start
 from companion.ui.widgets.lookup import find, find_all
@@ -39,24 +40,15 @@ def counting() -> Iterator[Counts]:
     from kivy.uix.widget import Widget
 
     counts = Counts()
-    texture_update, widget_init = Label.texture_update, Widget.__init__
 
-    def counted_texture_update(self: Any, *largs: Any) -> Any:
-        counts.renders[getattr(self, "test_name", "") or type(self).__name__] += 1
-        return texture_update(self, *largs)
+    def rendered(label: Any) -> None:
+        counts.renders[getattr(label, "test_name", "") or type(label).__name__] += 1
 
-    def counted_init(self: Any, **kwargs: Any) -> None:
-        counts.built[type(self).__name__] += 1
-        widget_init(self, **kwargs)
+    def built(widget: Any) -> None:
+        counts.built[type(widget).__name__] += 1
 
-    # Kivy's texture trigger calls the method by its name, on the class: patched there
-    counted_texture_update.__name__ = "texture_update"
-    Label.texture_update = counted_texture_update
-    Widget.__init__ = counted_init
-    try:
+    with calls_to(Label, "texture_update", rendered), calls_to(Widget, "__init__", built):
         yield counts
-    finally:
-        Label.texture_update, Widget.__init__ = texture_update, widget_init
 
 
 def tap(ui: Any, name: str) -> Counts:
@@ -237,20 +229,9 @@ def test_a_prompt_put_back_in_its_place_is_not_laid_out_again(ui) -> None:
     panel = next(w for w in walk(screen) if type(w).__name__ == "RacePanel")
     seen: dict[tuple[object, ...], tuple[float, dict[str, tuple[float, ...]]]] = {}
     laid_out: list[Any] = []
-    box_layout, grid_layout = BoxLayout.do_layout, GridLayout.do_layout
-
-    def counted_box(self: Any, *largs: Any) -> None:
-        laid_out.append(self)
-        box_layout(self, *largs)
-
-    def counted_grid(self: Any, *largs: Any) -> None:
-        laid_out.append(self)
-        grid_layout(self, *largs)
-
-    counted_box.__name__ = counted_grid.__name__ = "do_layout"  # called by name (triggers)
-    BoxLayout.do_layout, GridLayout.do_layout = counted_box, counted_grid
     put_back = 0
-    try:
+    with calls_to(BoxLayout, "do_layout", laid_out.append), \
+            calls_to(GridLayout, "do_layout", laid_out.append):
         while app.controller.state.round < 2:
             name = next_press(app.controller)
             assert name is not None
@@ -269,6 +250,4 @@ def test_a_prompt_put_back_in_its_place_is_not_laid_out_again(ui) -> None:
                 assert panel.height == height, name
                 assert places == was, f"{name}: a widget of the prompt moved"
             seen[signature] = (panel.height, places)
-    finally:
-        BoxLayout.do_layout, GridLayout.do_layout = box_layout, grid_layout
     assert put_back > 10, "no prompt came back: the test proves nothing"
