@@ -10,7 +10,8 @@ apt-get when run as root or with password-less sudo, creates `.venv` (bootstrapp
 when the system Python has no ensurepip), and installs the project into it: what running needs,
 plus the `pi` extra (lgpio) on a Raspberry Pi, plus the `test` extra for `run.py test`. A stamp in
 `.venv` records the pyproject.toml it installed and the extras, so switching between the two
-commands installs nothing again. Then it hands over to the app or to pytest; pytest's "no tests
+commands installs nothing again. Then it hands over: `run.py` becomes the app (same process, so
+signals reach it), or runs pytest as a child, passing SIGTERM and SIGHUP on; pytest's "no tests
 collected" counts as a failure.
 """
 
@@ -22,6 +23,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -205,12 +207,45 @@ def main(argv: list[str]) -> int:
     ensure_project(wanted_extras(testing))
     os.chdir(ROOT)
     if testing:
-        code = subprocess.run([str(PY), "-m", "pytest", *argv[1:]]).returncode
+        code = run_forwarding_signals([str(PY), "-m", "pytest", *argv[1:]])
         if code == 5:
             say("pytest collected no tests: that is a failure")
             return 1
         return code
-    return subprocess.run([str(VENV / "bin" / "heat-companion"), *argv]).returncode
+    start_app(argv)
+    return 1  # not reached: start_app replaces this process
+
+
+def start_app(argv: list[str]) -> None:
+    """Replace this process with the app: the app keeps run.py's process id, so a signal sent to
+    it (a SIGTERM from a service manager or `kill`) reaches the app, which closes its log
+    cleanly, and its exit status is the command's."""
+    app = str(VENV / "bin" / "heat-companion")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(app, [app, *argv])
+
+
+def run_forwarding_signals(command: list[str]) -> int:
+    """Run `command` as a child and return its exit status; a SIGTERM or SIGHUP sent to run.py
+    is passed on to the child (so `kill` of run.py stops the tests too). SIGINT is left to the
+    terminal, which already sends Ctrl-C to the whole process group: passed on as well, pytest
+    would take one Ctrl-C for two and stop without its summary."""
+    child = subprocess.Popen(command)
+
+    def forward(signum: int, _frame: object) -> None:
+        child.send_signal(signum)
+
+    handled = (signal.SIGTERM, signal.SIGHUP)
+    previous = {signum: signal.signal(signum, forward) for signum in handled}
+    previous_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        code = child.wait()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        signal.signal(signal.SIGINT, previous_int)
+    return 128 - code if code < 0 else code  # killed by signal N: the shell's 128 + N
 
 
 if __name__ == "__main__":
