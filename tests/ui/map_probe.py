@@ -1,10 +1,11 @@
 """What the race screen's map draws, read back from its canvas, for every bundled track.
 
-``python tests/ui/map_probe.py WxH [TRACK,...]``: in a WxH window, in en, zh_TW and ko (the
-app switched to each in turn), start a race of six drivers (``table_shots.SIX``) on each
-bundled track (or those named), and print one JSON line per track and language with what the
-map's offscreen canvas holds, taken from the drawing instructions themselves (not from the
-map's own notes on where it put things):
+``python tests/ui/map_probe.py WxH [TRACK,...|all] [zoom]``: in a WxH window, in en, zh_TW and
+ko (the app switched to each in turn), start a race of six drivers (``table_shots.SIX``) on
+each bundled track (or those named), and print one JSON line per track and language with what
+the map's offscreen canvas holds, taken from the drawing instructions themselves (not from the
+map's own notes on where it put things). With ``zoom``, the map is the one a tap on the race
+screen's map opens over the whole window (``MapZoom``):
 
 * ``texts``: every text drawn (a textured rectangle), its string and its **ink** box (the
   texture's inked pixels, any alpha above zero, placed where the rectangle draws them);
@@ -14,7 +15,9 @@ map's own notes on where it put things):
 * ``squares`` and ``discs``: the corner markers' filled square and ring;
 * ``map``: the widget's box; ``centres``: each space's centre (where the cars stand);
   ``band``: the band's width; ``corners``: each corner's line, limit and its line's middle;
-  ``font_sizes``: the sizes the map drew its texts at.
+  ``font_sizes``: the sizes the map drew its texts at; ``badge``: the box of the magnifier the
+  race screen's map draws over its track (words must keep clear of it), or None;
+  ``left_out``: the spaces whose number the map says it left out.
 
 A process of its own because a Kivy window's size is fixed per process (as ``layout_probe``).
 Three switches of language, not one per track (each rebuilds every screen): the same canvases
@@ -125,9 +128,12 @@ def main() -> None:
     import tracks
     from companion.ui.app import HeatApp
     from companion.ui.demo.table_shots import SIX, start
+    from companion.ui.widgets.track_map import zoom_badge_box
 
     bundled = [info.track for info in tracks.available_tracks()]
-    wanted = sys.argv[2].split(",") if len(sys.argv) > 2 else [t.id for t in bundled]
+    named = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] != "all" else ""
+    wanted = named.split(",") if named else [t.id for t in bundled]
+    zoom = sys.argv[3:] == ["zoom"]
     unknown = set(wanted) - {t.id for t in bundled}
     if unknown:
         raise SystemExit(f"no bundled track {sorted(unknown)}")
@@ -145,7 +151,13 @@ def main() -> None:
                     start(app, SIX, 0, track=track.id)
                     for _ in range(3):
                         EventLoop.idle()
-                    track_map = app.sm.current_screen.ids.map
+                    screen = app.sm.current_screen
+                    track_map = screen.ids.map
+                    if zoom:
+                        screen.show_map()
+                        for _ in range(3):
+                            EventLoop.idle()
+                        track_map = screen._zoom.map
                     geometry = track_map.geometry
                     found = read_canvas(track_map._fbo)
                     print(json.dumps({
@@ -157,7 +169,12 @@ def main() -> None:
                                      "middle": list(geometry.line_after(c.line_after)[0])}
                                     for c in track.corners],
                         "font_sizes": [size for _text, size in track_map.texts],
+                        "left_out": list(track_map.spaces_left_out),
+                        "badge": (list(zoom_badge_box(track_map.x, track_map.top, app))
+                                  if track_map.zoom_badge else None),
                         **found}), flush=True)
+                    if zoom:
+                        screen._zoom.dismiss(animation=False)
             app.set_language("en")
         finally:
             app._stop()

@@ -291,6 +291,11 @@ def map_problems(drawn: dict, expected_spaces: set[int], corner_spaces: set[int]
             problems.append(f"{where}: {shape} is outside the map {widget}")
     if min(drawn["font_sizes"]) < READABLE_PX:
         problems.append(f"{where}: a map text at {min(drawn['font_sizes'])} px")
+    # Nothing under the race screen map's magnifier.
+    badges: list[Box] = [tuple(drawn["badge"])] if drawn.get("badge") else []
+    for shape in [*squares, *discs, *rings, *(t["box"] for t in texts)]:
+        if any(_box_gap(shape, badge) < CLEAR for badge in badges):
+            problems.append(f"{where}: {[round(v) for v in shape]} is under the magnifier")
     # Markers clear of the band and of each other.
     for m, shapes in enumerate(markers):
         for shape in shapes:
@@ -356,7 +361,7 @@ def map_problems(drawn: dict, expected_spaces: set[int], corner_spaces: set[int]
         fifths = {i for i in numbers if int(texts[i]["text"]) not in corner_spaces}
         blocking = [t["box"] for i, t in enumerate(texts)
                     if not (space in corner_spaces and i in fifths)]
-        spot = _clear_spot(drawn, space, blocking, [*squares, *discs, *rings], lines,
+        spot = _clear_spot(drawn, space, blocking, [*squares, *discs, *rings, *badges], lines,
                            _ink_size(texts, numbers, len(str(space))))
         if spot is not None:
             problems.append(f"{where}: number {space} is left out, but {spot} is clear")
@@ -447,4 +452,43 @@ def test_every_word_on_the_map_is_clear(drawn_maps: tuple[str, list[dict]], trac
     for drawn in maps:
         problems = map_problems(drawn, expected, corner_spaces)
         assert not problems, "\n".join(problems)
+
+
+ZOOM_LEFT_OUT = {"great-britain": {45}, "south-africa": {20}}
+"""The numbers the map over the whole window still has no clear spot for at 800x480 (each
+is also checked to have none, as on the race screen's map)."""
+
+
+@pytest.fixture(scope="module")
+def zoomed_maps() -> Iterator[list[dict]]:
+    """The maps a tap on the race screen's map opens, at 800x480 (a probe process of its
+    own), set up by the first test that asks."""
+    with tempfile.TemporaryDirectory(prefix="heat-map-") as tmp:
+        env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1",
+                   KIVY_HOME=str(Path(tmp) / "kivy"), PYTHONPATH=str(REPO))
+        run = subprocess.run([sys.executable, str(PROBE), "800x480", "all", "zoom"], env=env,
+                             cwd=REPO, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr[-3000:]
+        yield [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("track", BUNDLED, ids=lambda t: t.id)
+def test_the_map_over_the_window_writes_every_number(zoomed_maps: list[dict], track) -> None:
+    """Where the race screen's map at 800x480 leaves numbers out, the map a tap opens over
+    the whole window writes them (all but ZOOM_LEFT_OUT), larger, with the same care: every
+    check of :func:`test_every_word_on_the_map_is_clear` holds."""
+    maps = [d for d in zoomed_maps if d["track"] == track.id]
+    assert [d["language"] for d in maps] == ["en", "zh_TW", "ko"]
+    expected = set(labelled_spaces(track))
+    corner_spaces = {c.line_after for c in track.corners}
+    from companion.ui.widgets.map_zoom import TEXT_SCALE
+    from companion.ui.widgets.measure import READABLE_PX
+
+    for drawn in maps:
+        problems = map_problems(drawn, expected, corner_spaces)
+        assert not problems, "\n".join(problems)
+        assert set(drawn["left_out"]) <= ZOOM_LEFT_OUT.get(track.id, set()), drawn["language"]
+        assert drawn["badge"] is None  # no magnifier on the map already magnified
+        assert min(drawn["font_sizes"]) >= TEXT_SCALE * READABLE_PX - 0.01
 

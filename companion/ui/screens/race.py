@@ -7,7 +7,8 @@ own: :class:`~companion.ui.widgets.race_table.RaceTable` (where each car is, whi
 now), :class:`~companion.ui.widgets.race_panel.RacePanel` (gears, keypads, React; no touch acts
 on a prompt that appeared after it began) and :class:`~companion.ui.widgets.ruling_box.RulingBox`
 (every sentence whole). A tap on a car's row says what happened to it; a tap on the header
-says what the columns mean.
+says what the columns mean; a tap on the map opens it over the whole window
+(:class:`~companion.ui.widgets.map_zoom.MapZoom`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from companion.i18n.counts import fill
 from ..controller import RaceController
 from ..views.race_view import KEYPAD_FAMILY, OrderRow, RaceView
 from ..widgets.basic import explain
+from ..widgets.map_zoom import MapZoom
 from ..widgets.race_panel import RacePanel  # noqa: F401 - used by race.kv
 from ..widgets.race_table import RaceTable  # noqa: F401 - used by race.kv
 from ..widgets.ruling_box import RulingBox  # noqa: F401 - used by race.kv
@@ -42,6 +44,9 @@ class RaceScreen(BaseScreen):
         super().__init__(**kwargs)
         self.ids.order.on_row = self.explain_row
         self.ids.order.on_header = self.explain_columns
+        self.ids.map.on_tap = self.show_map
+        self._zoom: MapZoom | None = None
+        """The map over the whole window, once it was opened."""
         self._view: RaceView | None = None
         from kivy.core.window import Window
 
@@ -83,6 +88,8 @@ class RaceScreen(BaseScreen):
         panel.on_results = lambda: app.show("results")
         panel.show(view)
         ids.messages.show(view.error, view.rulings)
+        if self._zoom is not None:
+            self._zoom.follow(view.position_id)
         if self._results_for is not controller:
             self._results_for = controller
             from kivy.clock import Clock
@@ -103,6 +110,22 @@ class RaceScreen(BaseScreen):
 
             gc.collect()  # (at idle: what is garbage now is freed, not kept for good)
             gc.freeze()
+
+    def on_leave(self, *_args: object) -> None:
+        if self._zoom is not None:
+            self._zoom.close()  # whatever screen comes next is not under it
+
+    def show_map(self) -> None:
+        """The map over the whole window, larger, every number it can write written (a tap
+        on the race screen's map)."""
+        controller = self.controller
+        view = self._view
+        if controller is None or view is None:
+            return
+        if self._zoom is None:
+            self._zoom = MapZoom()
+        self._zoom.show(controller.state, view.current or "", sorted(controller.moved),
+                        view.position_id)
 
     # --- explanations on demand --------------------------------------------------------------
 

@@ -392,10 +392,11 @@ class LabelPlanner:
 
 def plan_labels(geometry: MapGeometry, bounds: Box,
                 corners: Sequence[tuple[int, float, float]],
-                numbers: Sequence[tuple[int, float, float]], gap: float = GAP) -> Plan:
+                numbers: Sequence[tuple[int, float, float]], gap: float = GAP,
+                reserved: Sequence[Box] = ()) -> Plan:
     """A marker for each corner (the space its line follows, the marker's width and height)
     and the numbers (space, ink width, ink height; the corner spaces' first), placed as the
-    module says."""
+    module says, none of them over a ``reserved`` box (something else drawn on the map)."""
     spots = TrackSpots(geometry, bounds, [c[0] for c in corners], gap)
     corner_spaces = {c[0] for c in corners}
     wanted = [s for s, _w, _h in numbers]
@@ -405,6 +406,8 @@ def plan_labels(geometry: MapGeometry, bounds: Box,
     early: list[int] = []
     for _attempt in range(_ATTEMPTS):
         planner = LabelPlanner(spots)
+        for box in reserved:
+            planner.words.add_box(box)
         boxes = planner.numbers([n for n in numbers if n[0] in early])
         places = tuple(planner.corner(*c) for c in corners)
         boxes |= planner.numbers([n for n in numbers if n[0] not in early])

@@ -22,6 +22,7 @@ GPU (``bench/map.py``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -37,7 +38,13 @@ from kivy.graphics import (
     Rectangle,
     Translate,
 )
-from kivy.properties import ListProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.widget import Widget
 
 from companion.engine import RaceState, Track
@@ -118,8 +125,8 @@ class _Marker:
     its text needs (a two-digit limit makes the ring an oval) and never under the readable
     size."""
 
-    def __init__(self, number: int, limit: int, app: Any) -> None:
-        size = corner_label_size(app)
+    def __init__(self, number: int, limit: int, app: Any, scale: float = 1.0) -> None:
+        size = corner_label_size(app) * scale
         self.number = number
         self.box = size * 1.15
         """The square's height (and the ring's)."""
@@ -146,10 +153,18 @@ class _Marker:
 @lru_cache(maxsize=32)
 def _plan(geometry: MapGeometry, bounds: tuple[float, float, float, float],
           corners: tuple[tuple[int, float, float], ...],
-          numbers: tuple[tuple[int, float, float], ...]) -> Plan:
+          numbers: tuple[tuple[int, float, float], ...],
+          reserved: tuple[tuple[float, float, float, float], ...] = ()) -> Plan:
     """The words' places, worked out once per track, size and font (not again when only the
     theme changes)."""
-    return plan_labels(geometry, bounds, corners, numbers)
+    return plan_labels(geometry, bounds, corners, numbers, reserved=reserved)
+
+
+def zoom_badge_box(left: float, top: float, app: Any) -> tuple[float, float, float, float]:
+    """Where a map that opens larger on a tap draws its magnifier: in its top left corner
+    (away from the prompt beside the map's right edge), a corner marker and a half tall."""
+    size = round(corner_label_size(app) * 1.6)
+    return left + 2, top - 2 - size, left + 2 + size, top - 2
 
 
 class TrackMap(Widget):  # type: ignore[misc]
@@ -158,6 +173,12 @@ class TrackMap(Widget):  # type: ignore[misc]
     moved = ListProperty([])
     """Cars the last input moved (a halo tells the table to place them)."""
     test_name = StringProperty("track map")
+    zoom_badge = BooleanProperty(False)
+    """Draw a magnifier in the top left corner: a tap opens the map larger
+    (:attr:`on_tap`)."""
+    text_scale = NumericProperty(1.0)
+    """The words and cars drawn this many times their size on the race screen (the map over
+    the whole window draws them larger: :mod:`.map_zoom`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -165,10 +186,13 @@ class TrackMap(Widget):  # type: ignore[misc]
 
         self._trigger = Clock.create_trigger(self.redraw, -1)  # once, before the next frame
         self.bind(pos=self._trigger, size=self._trigger, state=self._trigger,
-                  current=self._trigger, moved=self._trigger)
+                  current=self._trigger, moved=self._trigger, text_scale=self._trigger,
+                  zoom_badge=self._trigger)
         app = App.get_running_app()
         if app is not None:  # a new theme or text size redraws the track at once
             app.bind(theme_name=self._restyle, fs=self._restyle)
+        self.on_tap: Callable[[], None] | None = None
+        """Called on a tap on the map (a touch that starts and ends on it)."""
         self.marker_positions: dict[str, tuple[float, float]] = {}
         self.corner_labels: dict[int, tuple[float, float]] = {}
         """Corner number -> where its badge is (for the tests)."""
@@ -190,7 +214,8 @@ class TrackMap(Widget):  # type: ignore[misc]
     def _fit(self, track: Track) -> MapGeometry:
         app = App.get_running_app()
         # room outside the track for the corners' numbers and limits (drawn outside the loop)
-        margin = max(8.0, min(self.width, self.height) * 0.09, corner_label_size(app) * 2.0)
+        margin = max(8.0, min(self.width, self.height) * 0.09,
+                     corner_label_size(app) * self.text_scale * 2.0)
         return geometry_for(track.id, track.spaces, self.x, self.y, self.width, self.height,
                             margin)
 
@@ -205,7 +230,8 @@ class TrackMap(Widget):  # type: ignore[misc]
             self._cars_key = None
             return
         app = App.get_running_app()
-        key = (tuple(self.pos), tuple(self.size), state.track, app.theme_name, app.fs)
+        key = (tuple(self.pos), tuple(self.size), state.track, app.theme_name, app.fs,
+               self.text_scale, self.zoom_badge)
         cars_key = (key, tuple((c.id, c.on_track, c.distance, c.race_line) for c in state.cars),
                     tuple(self.moved), self.current)
         if cars_key == self._cars_key:
@@ -221,6 +247,8 @@ class TrackMap(Widget):  # type: ignore[misc]
             with self.canvas.before:
                 Color(1, 1, 1, 1)
                 Rectangle(texture=self._fbo.texture, pos=self.pos, size=self._fbo.size)
+                if self.zoom_badge:  # over the track's texture (its words keep clear of it)
+                    self._magnifier(zoom_badge_box(self.x, self.top, app), app)
             self._static_key = key
         self._draw_cars(state, app)
 
@@ -281,17 +309,19 @@ class TrackMap(Widget):  # type: ignore[misc]
         puts them: clear of the track, of each other and of the map's edges."""
         geometry = self.geometry
         assert geometry is not None
-        number_size = max(READABLE_PX, app.fs_small * 0.9)
+        number_size = max(READABLE_PX, app.fs_small * 0.9) * self.text_scale
         numbers = {space: _label(str(space), number_size, app.c_muted)
                    for space in labelled_spaces(track)}
         inks = {space: ink_box(label.texture) for space, label in numbers.items()}
-        markers = [_Marker(number, corner.limit, app)
+        markers = [_Marker(number, corner.limit, app, self.text_scale)
                    for number, corner in enumerate(track.corners, start=1)]
+        badge = zoom_badge_box(self.x, self.top, app) if self.zoom_badge else None
         plan = _plan(geometry, (self.x + 1, self.y + 1, self.right - 1, self.top - 1),
                      tuple((c.line_after, m.width, m.height)
                            for c, m in zip(track.corners, markers, strict=True)),
                      tuple((space, x1 - x0, y1 - y0)
-                           for space, (x0, y0, x1, y1) in inks.items()))
+                           for space, (x0, y0, x1, y1) in inks.items()),
+                     (badge,) if badge is not None else ())
         self.corner_labels = {}
         for marker, place in zip(markers, plan.corners, strict=True):
             self.corner_labels[marker.number] = self._marker(marker, place, app)
@@ -305,6 +335,37 @@ class TrackMap(Widget):  # type: ignore[misc]
             Color(1, 1, 1, 1)
             Rectangle(texture=label.texture, size=label.texture.size,
                       pos=(left - x0, bottom - y0))
+
+    def _magnifier(self, box: tuple[float, float, float, float], app: Any) -> None:
+        """A magnifying glass in ``box``: the map opens larger on a tap."""
+        left, bottom, right, top = box
+        size = right - left
+        radius = size * 0.3
+        cx, cy = left + radius + 2, top - radius - 2
+        Color(*app.c_accent)
+        Line(circle=(cx, cy, radius), width=1.6)
+        reach = radius * 0.55
+        Line(points=[cx - reach, cy, cx + reach, cy], width=1.3)
+        Line(points=[cx, cy - reach, cx, cy + reach], width=1.3)
+        edge = radius * math.sqrt(0.5) + 1.5
+        Line(points=[cx + edge, cy - edge, right - 2, bottom + 2], width=2.4, cap="round")
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.on_tap is not None and self.collide_point(*touch.pos):
+            touch.ud[self._touch_key] = True
+            return True
+        return bool(super().on_touch_down(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.ud.get(self._touch_key) and self.collide_point(*touch.pos):
+            if self.on_tap is not None:
+                self.on_tap()
+            return True
+        return bool(super().on_touch_up(touch))
+
+    @property
+    def _touch_key(self) -> str:
+        return f"track map {id(self)}"
 
     def _marker(self, marker: _Marker, place: CornerPlace, app: Any) -> tuple[float, float]:
         """A corner's number in a filled square (as the rulings say it) and its speed limit in
@@ -340,7 +401,7 @@ class TrackMap(Widget):  # type: ignore[misc]
         geometry = self.geometry
         assert geometry is not None
         with self.canvas:
-            radius = max(4.5, min(geometry.band * 0.42, 9.0))
+            radius = max(4.5, min(geometry.band * 0.42, 9.0 * self.text_scale))
             for car in state.cars:
                 if not car.on_track:
                     continue

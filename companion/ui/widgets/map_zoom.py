@@ -1,0 +1,85 @@
+"""The race's map over the whole window, its words and cars larger: a tap on the race screen's
+map opens it (the small map shows a magnifier), a tap anywhere closes it, and so does any
+input the race accepts (the table then sees the ruling) and leaving the race screen (a storage
+fault's screen, say, is never under it).
+
+Where the small map has no room for a space's number (a dense track at 800x480), this one
+writes it: at 800x480 every corner space and every fifth space of every bundled track but two
+(``tests/ui/test_map_zoom.py`` names them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
+
+from companion.engine import RaceState
+from companion.i18n import _
+
+from .basic import ToneLabel, over_window
+from .track_map import TrackMap
+
+TEXT_SCALE = 1.3
+"""The words and cars of the map over the window, against the race screen's map."""
+
+
+class MapZoom(ModalView):  # type: ignore[misc]
+    """The map over the whole window (:meth:`show`); a tap anywhere closes it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(size_hint=(1, 1), auto_dismiss=False, overlay_color=(0, 0, 0, 0),
+                         background="", **kwargs)
+        app = App.get_running_app()
+        box = BoxLayout(orientation="vertical", padding=app.fs * 0.3, spacing=app.fs * 0.2)
+        self.map = TrackMap(text_scale=TEXT_SCALE, test_name="map zoomed")
+        self.hint = ToneLabel(tone="muted", scale="small", size_hint_y=None,
+                              height=app.fs_small * 1.6, halign="center", valign="middle",
+                              test_name="map zoomed hint")
+        self.hint.bind(size=lambda label, size: setattr(label, "text_size", size))
+        box.add_widget(self.map)
+        box.add_widget(self.hint)
+        self.add_widget(box)
+        self.position_id: object = None
+        """The race's position when it opened (:meth:`follow` closes it on any other)."""
+
+    def show(self, state: RaceState, current: str, moved: list[str],
+             position_id: object) -> None:
+        """Open over the window, showing ``state`` (the car to play ringed, the cars the last
+        input moved haloed, as on the race screen)."""
+        app = App.get_running_app()
+        self.background_color = app.c_bg
+        self.hint.text = _("Tap anywhere to go back to the race.")
+        self.map.state = state
+        self.map.current = current
+        self.map.moved = list(moved)
+        self.position_id = position_id
+        if self._window is None:
+            self.open(animation=False)
+            over_window(self)  # it goes with the app
+
+    def close(self) -> None:
+        """Back to the race screen (nothing else changes)."""
+        if self._window is not None:
+            self.dismiss(animation=False)
+
+    def follow(self, position_id: object) -> None:
+        """The race shows ``position_id`` now: an input was accepted, so close (the ruling is
+        on the race screen)."""
+        if position_id != self.position_id:
+            self.close()
+
+    @property
+    def is_open(self) -> bool:
+        return self._window is not None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        touch.ud["map zoom"] = id(self)  # a touch that began on it, not one already down
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.ud.get("map zoom") == id(self):
+            self.close()
+        return True

@@ -1,0 +1,131 @@
+"""A tap on the race screen's map opens it over the whole window, its words larger and every
+number it can write written (issue 10, point 7: the race screen's map at 800x480 has no room
+for some; ``test_track_map.py`` checks the words of the map opened, track by track). A tap
+anywhere closes it, an input the race accepts closes it, and it changes nothing in the race.
+
+Every tap is a real touch through the window with a synthetic timestamp; nothing depends on
+the wall clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.i18n import _
+from companion.ui.demo.player import TablePlayer, tap_screen
+
+pytestmark = pytest.mark.ui
+
+
+def _race(ui, track: str = "espana") -> None:
+    from companion.ui.demo.table_shots import SIX, start
+
+    start(ui.app, SIX, 0, track=track)
+    ui.pump(3)
+
+
+def _tap(ui, x: float, y: float) -> None:
+    TablePlayer.last_tap += 1.0  # a person's pace after the last tap: no double tap
+    tap_screen(x, y, at=TablePlayer.last_tap)
+    ui.pump(2)
+
+
+def _middle_of_map(ui) -> tuple[float, float]:
+    track_map = ui.app.sm.current_screen.ids.map
+    return track_map.to_window(*track_map.center)
+
+
+def _zoom(ui):
+    return ui.app.sm.current_screen._zoom
+
+
+def test_a_tap_on_the_map_opens_it_larger_with_the_same_cars_and_a_tap_closes_it(ui) -> None:
+    _race(ui)
+    app = ui.app
+    screen = app.sm.current_screen
+    small = screen.ids.map
+    before = (app.controller.state, app.controller.view().mode)
+    assert small.zoom_badge and small.spaces_left_out  # España at 800x480: some left out
+    _tap(ui, *_middle_of_map(ui))
+    zoom = _zoom(ui)
+    assert zoom is not None and zoom.is_open
+    big = zoom.map
+    assert big.width > 2 * small.width and big.height > 1.8 * small.height
+    assert big.spaces_left_out == []  # every corner space and every fifth, written
+    assert sorted(big.marker_positions) == sorted(small.marker_positions)  # the same cars
+    assert big.current == small.current
+    assert zoom.hint.text == _("Tap anywhere to go back to the race.")
+    assert not big.zoom_badge
+    # A tap anywhere, even where a gear button is under it, closes it and chooses nothing.
+    gear = next(w for w in screen.walk() if getattr(w, "test_name", "").startswith("gear "))
+    _tap(ui, *gear.to_window(*gear.center))
+    assert not zoom.is_open
+    assert (app.controller.state, app.controller.view().mode) == before
+    assert app.sm.current == "race"
+
+
+def test_an_input_the_race_accepts_closes_it(ui) -> None:
+    _race(ui, "usa")
+    app = ui.app
+    _tap(ui, *_middle_of_map(ui))
+    zoom = _zoom(ui)
+    assert zoom.is_open
+    revision = app.controller.view().revision
+    # What a gear dial's Ready does: straight to the controller, not through the screen.
+    car = app.controller.view().gear_rows[0].car
+    app.controller.choose_gear(car, 2)
+    ui.pump(2)
+    assert app.controller.view().revision != revision
+    assert not zoom.is_open  # the table sees the ruling on the race screen
+    # Opened again, it shows the race as it is now.
+    _tap(ui, *_middle_of_map(ui))
+    assert zoom.is_open and zoom.map.state is app.controller.state
+
+
+def test_a_touch_that_began_before_it_opened_does_not_close_it(ui) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    _race(ui, "usa")
+    x, y = _middle_of_map(ui)
+    finger = UnitTestTouch(x, y)  # a second finger, already down when the map opens
+    finger.time_start = finger.time_update = TablePlayer.last_tap + 0.5
+    finger.touch_down()
+    _tap(ui, x, y)
+    zoom = _zoom(ui)
+    assert zoom.is_open
+    finger.touch_up()
+    ui.pump(1)
+    assert zoom.is_open  # its lift is not a tap on the map opened
+    _tap(ui, x, y)
+    assert not zoom.is_open
+
+
+def test_its_words_follow_the_language(ui) -> None:
+    _race(ui, "usa")
+    for language in ("zh_TW", "ko"):
+        ui.app.set_language(language)
+        ui.pump(3)
+        _race(ui, "usa")
+        _tap(ui, *_middle_of_map(ui))
+        zoom = _zoom(ui)
+        assert zoom.is_open
+        assert zoom.hint.text == _("Tap anywhere to go back to the race.")
+        assert zoom.hint.text != "Tap anywhere to go back to the race."
+        _tap(ui, *_middle_of_map(ui))
+        assert not zoom.is_open
+    ui.app.set_language("en")
+
+
+def test_leaving_the_race_screen_or_the_app_closes_it(ui) -> None:
+    _race(ui, "usa")
+    _tap(ui, *_middle_of_map(ui))
+    zoom = _zoom(ui)
+    assert zoom.is_open
+    ui.app.show("start")  # as the storage fault screen would come up: nothing under the map
+    ui.pump(2)
+    assert not zoom.is_open
+    ui.app.show("race")
+    ui.pump(2)
+    _tap(ui, *_middle_of_map(ui))
+    assert zoom.is_open
+    ui.stop()  # the next app of this process (a test's) starts with no map over its window
+    assert not zoom.is_open
