@@ -56,7 +56,7 @@ def test_six_drivers_race_to_the_end_by_touches_every_prompt_pictured(ui, tmp_pa
     assert len(app.controller.state.results) == 6
     assert sorted(camera.taken) == sorted(KINDS)
     legends = play_legends(app, _fast(), lambda: ui.pump(1), shot, languages=("en",))
-    assert sorted(legends.taken) == ["legends", "rulings"]
+    assert sorted(legends.taken) == ["legends", "map", "rulings"]
     assert problems == []
     assert pictures == [f"{kind}-en" for kind in (*camera.taken, *legends.taken)]
     written = sorted(tmp_path.glob("*.png"))
@@ -73,6 +73,6 @@ def test_every_prompt_in_chinese_and_korean(ui, tmp_path) -> None:
     assert set(camera.taken) == set(KINDS) - {"results"}
     legends = play_legends(app, _fast(), lambda: ui.pump(1), shot,
                            languages=("zh_TW", "ko"))
-    assert sorted(legends.taken) == ["legends", "rulings"]
+    assert sorted(legends.taken) == ["legends", "map", "rulings"]
     assert problems == []
-    assert len(pictures) == (len(KINDS) - 1 + 2) * 2
+    assert len(pictures) == (len(KINDS) - 1 + 3) * 2

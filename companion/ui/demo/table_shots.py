@@ -5,9 +5,9 @@ Korean) to the end by touches (the scripted table of :mod:`.script`), and :func:
 one driver against five Legends; ``shot(kind)`` is called at the first prompt of each kind,
 once per language (the app is switched to it and back): the gears of six drivers, the card
 keypad, a Stress card's flip, React, the Boost keypad, a greyed-out key saying why, an undo,
-the Legends' moves, every ruling of a round, and the results. ``heat-companion demo
---headless`` writes them as ``race6-<kind>-<language>.png`` (``docs/screens/``); the UI tests
-play the same races (``tests/ui/test_table_race.py``).
+the Legends' moves, every ruling of a round, the map opened over the window, and the results.
+``heat-companion demo --headless`` writes them as ``race6-<kind>-<language>.png``
+(``docs/screens/``); the UI tests play the same races (``tests/ui/test_table_race.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ SOLO = ("Maximilianus",)
 LANGUAGES = ("en", "zh_TW", "ko")
 SEED = 20240601
 KINDS = ("gears", "cards", "flip", "why", "react", "boost", "undo", "results")
-"""What :func:`play_six` pictures; :func:`play_legends` adds ``legends`` and ``rulings``."""
+"""What :func:`play_six` pictures; :func:`play_legends` adds ``legends``, ``rulings`` and
+``map``."""
 
 Shot = Callable[[str], None]
 
@@ -86,6 +87,27 @@ def _tap_disabled(player: TablePlayer, name: str) -> None:
     tap_screen(x, y, at=TablePlayer.last_tap)
 
 
+def _close_maps() -> None:
+    """Close the map over the window (a switch of language rebuilds the race screen under it,
+    which cannot happen at the table: the map covers the Menu)."""
+    from kivy.core.window import Window
+
+    from ..widgets.map_zoom import MapZoom
+
+    for widget in list(Window.children):
+        if isinstance(widget, MapZoom):
+            widget.dismiss(animation=False)
+
+
+def _open_map(app: Any) -> None:
+    """A finger on the race screen's map: it opens over the whole window."""
+    _close_maps()
+    track_map = app.sm.current_screen.ids.map
+    x, y = track_map.to_window(*track_map.center)
+    TablePlayer.last_tap += TAP_GAP_S
+    tap_screen(x, y, at=TablePlayer.last_tap)
+
+
 def play_six(app: Any, pump: Callable[[], None], frame: Callable[[], None],
              shot: Shot, track: str = "usa", languages: tuple[str, ...] = LANGUAGES,
              to_the_end: bool = True) -> Photographer:
@@ -143,6 +165,8 @@ def play_legends(app: Any, pump: Callable[[], None], frame: Callable[[], None],
             camera.take("rulings", lambda: box.dispatch("on_release"))  # noqa: B023
             if box._overlay is not None:
                 box._overlay.close()
+            camera.take("map", lambda: _open_map(app))
+            _close_maps()
             break
         if player.step() is None:
             break
