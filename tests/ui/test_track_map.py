@@ -424,14 +424,18 @@ def drawn_maps(request: pytest.FixtureRequest) -> Iterator[tuple[str, list[dict]
     """One size's maps (a probe process of its own: 5 s on a loaded 2-core host), set up by
     the first test of that size."""
     size: str = request.param
+    yield size, _probe(size)
+
+
+def _probe(*args: str) -> list[dict]:
+    """What ``map_probe.py`` prints with ``args``, a JSON object per map."""
     with tempfile.TemporaryDirectory(prefix="heat-map-") as tmp:
         env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1",
                    KIVY_HOME=str(Path(tmp) / "kivy"), PYTHONPATH=str(REPO))
-        run = subprocess.run([sys.executable, str(PROBE), size], env=env, cwd=REPO,
+        run = subprocess.run([sys.executable, str(PROBE), *args], env=env, cwd=REPO,
                              capture_output=True, text=True, timeout=300)
         assert run.returncode == 0, run.stderr[-3000:]
-        yield size, [json.loads(line) for line in run.stdout.splitlines()
-                     if line.startswith("{")]
+        return [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
 
 
 @pytest.mark.ui
@@ -463,13 +467,7 @@ is also checked to have none, as on the race screen's map)."""
 def zoomed_maps() -> Iterator[list[dict]]:
     """The maps a tap on the race screen's map opens, at 800x480 (a probe process of its
     own), set up by the first test that asks."""
-    with tempfile.TemporaryDirectory(prefix="heat-map-") as tmp:
-        env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1",
-                   KIVY_HOME=str(Path(tmp) / "kivy"), PYTHONPATH=str(REPO))
-        run = subprocess.run([sys.executable, str(PROBE), "800x480", "all", "zoom"], env=env,
-                             cwd=REPO, capture_output=True, text=True, timeout=300)
-        assert run.returncode == 0, run.stderr[-3000:]
-        yield [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    yield _probe("800x480", "all", "zoom")
 
 
 @pytest.mark.ui
