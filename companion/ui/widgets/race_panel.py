@@ -33,6 +33,7 @@ from .basic import Btn
 from .lookup import walk
 from .measure import READABLE_PX
 from .react_grid import ReactGrid
+from .slot import SlotBox
 from .text_fit import FIT
 from .tint import TintBtn, TintLabel
 from .touch_box import HitMixin, TouchBox, TouchGrid
@@ -80,6 +81,8 @@ class GearCell:
     """A driver's cell of the gears' grid."""
 
     box: Any
+    """The cell (a :class:`~.slot.SlotBox`: when cars pass and it changes places in the grid,
+    nothing in it is laid out again)."""
     top: Any
     """The line of the name, "ready" and Clogged."""
     clogged: Btn | None = None
@@ -337,7 +340,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         app = App.get_running_app()
         height = button_height(app)
         line = app.fs * 1.35
-        box = TouchBox(orientation="vertical", size_hint_y=None, height=line + height)
+        box = SlotBox(orientation="vertical", size_hint_y=None, height=line + height)
         top = TouchBox(size_hint_y=None, height=line, spacing=app.fs * 0.3)
         name = TintLabel(text=row.name, font_size=app.fs, bold=True, halign="left",
                          valign="middle", color=app.c_fg)  # turns green, rendered once
@@ -364,6 +367,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
             buttons.add_widget(button)
         self._in_use = built  # a cell's buttons stay in the cell
         box.add_widget(buttons)
+        box.keep_texts_whole()
         return GearCell(box, top)
 
     def _clogged_button(self, cell: GearCell, row: GearRow) -> bool:
@@ -390,6 +394,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
             finally:
                 self._in_use = built  # the cell's button, not the prompt's
             cell.top.add_widget(cell.clogged)
+        cell.box.keep_texts_whole()
         return True
 
     def _keypad(self, view: RaceView) -> None:

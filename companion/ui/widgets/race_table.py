@@ -34,6 +34,7 @@ from ..views.names import COLOUR_RGB
 from ..views.race_view import OrderRow
 from .basic import Swatch
 from .measure import READABLE_PX
+from .slot import SlotMixin
 from .text_fit import FIT
 
 COLUMNS = ("space", "lap", "gear", "heat", "stress", "sponsors")
@@ -75,6 +76,11 @@ class TableRow(BoxLayout):  # type: ignore[misc]
     test_name = StringProperty("")
     car = StringProperty("")
     bg = ColorProperty([0, 0, 0, 0])
+
+
+class RowSlot(SlotMixin, TableRow):
+    """A car's row: it follows its car, and when cars pass it moves by a translation, nothing
+    in it laid out again (:mod:`.slot`)."""
 
 
 class RaceTable(BoxLayout):  # type: ignore[misc]
@@ -159,7 +165,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self.add_widget(header)
         self._rows = []
         for _index in range(count):
-            line = TableRow(size_hint_y=None, height=self.row_height(size), spacing=2)
+            line = RowSlot(size_hint_y=None, height=self.row_height(size), spacing=2)
             holder = BoxLayout(size_hint_x=None, width=size * 1.3,
                                padding=(2, (self.row_height(size) - size) / 2))
             swatch = Swatch()
@@ -174,6 +180,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
                 cell = OrderCell(size_hint_x=None, font_size=size, color=app.c_fg)
                 cells.append(cell)
                 line.add_widget(cell)
+            line.keep_texts_whole()
             self.add_widget(line)
             self._rows.append((line, swatch, name, cells))
         self._legend = Label(size_hint_y=None, height=self.legend_height(size), font_size=size,
