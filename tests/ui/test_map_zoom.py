@@ -129,3 +129,25 @@ def test_leaving_the_race_screen_or_the_app_closes_it(ui) -> None:
     assert zoom.is_open
     ui.stop()  # the next app of this process (a test's) starts with no map over its window
     assert not zoom.is_open
+
+
+def test_it_opens_in_the_theme_of_now(ui) -> None:
+    app = ui.app
+    _race(ui, "usa")
+    _tap(ui, *_middle_of_map(ui))
+    zoom = _zoom(ui)
+    dark = list(zoom.background_color)
+    assert dark == list(app.c_bg)
+    _tap(ui, *_middle_of_map(ui))
+    app.show("settings")
+    ui.pump(2)
+    ui.player.press("theme light")
+    app.show("race")
+    ui.pump(2)
+    _tap(ui, *_middle_of_map(ui))
+    zoom = _zoom(ui)
+    assert zoom.is_open
+    assert list(zoom.background_color) == list(app.c_bg) != dark
+    assert zoom.hint.color[:3] == list(app.c_muted)[:3]
+    ui.pump(2)
+    assert zoom.map._static_key is not None and "light" in zoom.map._static_key

@@ -32,16 +32,14 @@ class MapZoom(ModalView):  # type: ignore[misc]
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(size_hint=(1, 1), auto_dismiss=False, overlay_color=(0, 0, 0, 0),
                          background="", **kwargs)
-        app = App.get_running_app()
-        box = BoxLayout(orientation="vertical", padding=app.fs * 0.3, spacing=app.fs * 0.2)
+        self.box = BoxLayout(orientation="vertical")
         self.map = TrackMap(text_scale=TEXT_SCALE, test_name="map zoomed")
-        self.hint = ToneLabel(tone="muted", scale="small", size_hint_y=None,
-                              height=app.fs_small * 1.6, halign="center", valign="middle",
-                              test_name="map zoomed hint")
+        self.hint = ToneLabel(tone="muted", scale="small", size_hint_y=None, halign="center",
+                              valign="middle", test_name="map zoomed hint")
         self.hint.bind(size=lambda label, size: setattr(label, "text_size", size))
-        box.add_widget(self.map)
-        box.add_widget(self.hint)
-        self.add_widget(box)
+        self.box.add_widget(self.map)
+        self.box.add_widget(self.hint)
+        self.add_widget(self.box)
         self.position_id: object = None
         """The race's position when it opened (:meth:`follow` closes it on any other)."""
 
@@ -50,7 +48,10 @@ class MapZoom(ModalView):  # type: ignore[misc]
         """Open over the window, showing ``state`` (the car to play ringed, the cars the last
         input moved haloed, as on the race screen)."""
         app = App.get_running_app()
-        self.background_color = app.c_bg
+        self.background_color = app.c_bg  # the theme, the text size and the language of now
+        self.box.padding = app.fs * 0.3
+        self.box.spacing = app.fs * 0.2
+        self.hint.height = app.fs_small * 1.6
         self.hint.text = _("Tap anywhere to go back to the race.")
         self.map.state = state
         self.map.current = current
