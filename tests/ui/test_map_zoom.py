@@ -151,3 +151,22 @@ def test_it_opens_in_the_theme_of_now(ui) -> None:
     assert zoom.hint.color[:3] == list(app.c_muted)[:3]
     ui.pump(2)
     assert zoom.map._static_key is not None and "light" in zoom.map._static_key
+
+
+@pytest.mark.parametrize("frames", [1, 2])
+def test_a_double_tap_on_the_map_leaves_it_open(ui, frames: int) -> None:
+    """The habit of a double tap to zoom: its second tap, one or two frames after the first,
+    lands on the map just opened and must not close it; a deliberate tap then does."""
+    _race(ui, "usa")
+    x, y = _middle_of_map(ui)
+    TablePlayer.last_tap += 1.0
+    first = TablePlayer.last_tap
+    tap_screen(x, y, at=first)
+    ui.pump(frames)
+    zoom = _zoom(ui)
+    assert zoom.is_open
+    tap_screen(x, y, at=first + frames / 60)
+    ui.pump(2)
+    assert zoom.is_open
+    _tap(ui, x, y)
+    assert not zoom.is_open

@@ -1,11 +1,12 @@
 """The race's map over the whole window, its words and cars larger: a tap on the race screen's
-map opens it (the small map shows a magnifier), a tap anywhere closes it, and so does any
-input the race accepts (the table then sees the ruling) and leaving the race screen (a storage
-fault's screen, say, is never under it).
+map opens it (the small map shows a magnifier), a tap anywhere closes it (not the quick second
+tap of a double tap on the map: :mod:`.touch_gate`), and so do any input the race accepts (the
+table then sees the ruling) and leaving the race screen (a storage fault's screen, say, is
+never under it).
 
 Where the small map has no room for a space's number (a dense track at 800x480), this one
 writes it: at 800x480 every corner space and every fifth space of every bundled track but two
-(``tests/ui/test_map_zoom.py`` names them).
+(``tests/ui/test_track_map.py``'s ``ZOOM_LEFT_OUT`` names them).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from companion.engine import RaceState
 from companion.i18n import _
 
 from .basic import ToneLabel, over_window
+from .touch_gate import PromptGate
 from .track_map import TrackMap
 
 TEXT_SCALE = 1.3
@@ -40,6 +42,11 @@ class MapZoom(ModalView):  # type: ignore[misc]
         self.box.add_widget(self.map)
         self.box.add_widget(self.hint)
         self.add_widget(self.box)
+        from kivy.core.window import Window
+
+        self.gate = PromptGate(window=Window)
+        """Which touches may close it: not one that began before it opened, nor the quick
+        second tap of the double tap that opened it (:mod:`.touch_gate`)."""
         self.position_id: object = None
         """The race's position when it opened (:meth:`follow` closes it on any other)."""
 
@@ -58,6 +65,7 @@ class MapZoom(ModalView):  # type: ignore[misc]
         self.map.moved = list(moved)
         self.position_id = position_id
         if self._window is None:
+            self.gate.prompt_changed()
             self.open(animation=False)
             over_window(self)  # it goes with the app
 
@@ -77,7 +85,8 @@ class MapZoom(ModalView):  # type: ignore[misc]
         return self._window is not None
 
     def on_touch_down(self, touch: Any) -> bool:
-        touch.ud["map zoom"] = id(self)  # a touch that began on it, not one already down
+        if not self.gate.refuses(touch):  # a tap that began after it opened, and not quickly
+            touch.ud["map zoom"] = id(self)  # after the one that opened it
         return True
 
     def on_touch_up(self, touch: Any) -> bool:
