@@ -170,3 +170,35 @@ def test_a_double_tap_on_the_map_leaves_it_open(ui, frames: int) -> None:
     assert zoom.is_open
     _tap(ui, x, y)
     assert not zoom.is_open
+
+
+def test_the_table_s_buttons_reach_the_race_under_it(table) -> None:
+    """With table hardware: a seat's Ready is accepted (it closes, the table sees the ruling);
+    a Ready refused (the dial between two gears) closes it too, so why is not hidden under it;
+    a refusal already on screen when it opened does not close it."""
+    from hardware import InputRejected
+
+    harness, fake = table
+    harness.player.set_up_race()
+    harness.player.press("start race")
+    app = harness.app
+    harness.pump(2)
+    _tap(harness, *_middle_of_map(harness))
+    zoom = _zoom(harness)
+    assert zoom.is_open
+    fake.press_ready(1)
+    app.poll_hardware()
+    harness.pump(2)
+    assert not zoom.is_open and app.controller.state.planned  # the gear went in
+    _tap(harness, *_middle_of_map(harness))
+    assert zoom.is_open
+    fake.queue.put(InputRejected("fake", "seat 2: Ready pressed with the gear dial between "
+                                 "positions", seat=2))
+    app.poll_hardware()
+    harness.pump(2)
+    assert app.controller.error.startswith("Seat 2: the gear dial is between two gears.")
+    assert not zoom.is_open
+    _tap(harness, *_middle_of_map(harness))  # the refusal still on screen: it stays open
+    app.sm.current_screen.refresh()
+    harness.pump(2)
+    assert zoom.is_open

@@ -89,7 +89,7 @@ class RaceScreen(BaseScreen):
         panel.show(view)
         ids.messages.show(view.error, view.rulings)
         if self._zoom is not None:
-            self._zoom.follow(view.position_id)
+            self._zoom.follow(view.position_id, view.error)
         if self._results_for is not controller:
             self._results_for = controller
             from kivy.clock import Clock
@@ -125,7 +125,7 @@ class RaceScreen(BaseScreen):
         if self._zoom is None:
             self._zoom = MapZoom()
         self._zoom.show(controller.state, view.current or "", sorted(controller.moved),
-                        view.position_id)
+                        view.position_id, view.error)
 
     # --- explanations on demand --------------------------------------------------------------
 

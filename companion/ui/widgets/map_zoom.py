@@ -49,9 +49,11 @@ class MapZoom(ModalView):  # type: ignore[misc]
         second tap of the double tap that opened it (:mod:`.touch_gate`)."""
         self.position_id: object = None
         """The race's position when it opened (:meth:`follow` closes it on any other)."""
+        self.error = ""
+        """Why an input was refused, as on the race screen when it opened."""
 
     def show(self, state: RaceState, current: str, moved: list[str],
-             position_id: object) -> None:
+             position_id: object, error: str = "") -> None:
         """Open over the window, showing ``state`` (the car to play ringed, the cars the last
         input moved haloed, as on the race screen)."""
         app = App.get_running_app()
@@ -64,6 +66,7 @@ class MapZoom(ModalView):  # type: ignore[misc]
         self.map.current = current
         self.map.moved = list(moved)
         self.position_id = position_id
+        self.error = error
         if self._window is None:
             self.gate.prompt_changed()
             self.open(animation=False)
@@ -74,10 +77,12 @@ class MapZoom(ModalView):  # type: ignore[misc]
         if self._window is not None:
             self.dismiss(animation=False)
 
-    def follow(self, position_id: object) -> None:
-        """The race shows ``position_id`` now: an input was accepted, so close (the ruling is
-        on the race screen)."""
-        if position_id != self.position_id:
+    def follow(self, position_id: object, error: str = "") -> None:
+        """The race shows ``position_id`` now, and ``error`` (why an input was refused, or
+        ""): close when an input was accepted or refused since it opened (the ruling, or why
+        not, is on the race screen; a seat's Ready refused while it was open must not go
+        unseen)."""
+        if position_id != self.position_id or (error and error != self.error):
             self.close()
 
     @property
