@@ -1,8 +1,8 @@
 """The race's map over the whole window, its words and cars larger: a tap on the race screen's
 map opens it (the small map shows a magnifier), a tap anywhere closes it (not the quick second
-tap of a double tap on the map: :mod:`.touch_gate`), and so do any input the race accepts (the
-table then sees the ruling) and leaving the race screen (a storage fault's screen, say, is
-never under it).
+tap of a double tap on the map: :mod:`.touch_gate`), and so do an input the race accepts or
+refuses (a seat's Ready, Undo on the table: the table then sees the ruling, or why not) and
+leaving the race screen (a storage fault's screen, say, is never under it).
 
 Where the small map has no room for a space's number (a dense track at 800x480), this one
 writes it: at 800x480 every corner space and every fifth space of every bundled track but two
