@@ -109,7 +109,7 @@ def main() -> int:
             screen = app.sm.current_screen
             screen.show_map()  # the map over the window: laid out, then drawn as it opens
             pump(2)
-            zoomed = screen._zoom.map
+            zoomed = screen.map_zoom.map
 
             def redraw_zoomed(zoomed: Any = zoomed) -> None:
                 track_map._plan.cache_clear()
@@ -119,7 +119,7 @@ def main() -> int:
 
             row["zoom_ms"] = statistics.median(_ms(redraw_zoomed) for _ in range(args.repeat))
             row["zoom_numbers_left_out"] = len(zoomed.spaces_left_out)
-            screen._zoom.dismiss(animation=False)
+            screen.map_zoom.close()
             pump(2)
             figures[info.track.id] = row
             print(f"{info.track.id:14s} track {row['track_ms']:6.1f} ms   with places known "

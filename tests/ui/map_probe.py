@@ -157,7 +157,7 @@ def main() -> None:
                         screen.show_map()
                         for _ in range(3):
                             EventLoop.idle()
-                        track_map = screen._zoom.map
+                        track_map = screen.map_zoom.map
                     geometry = track_map.geometry
                     found = read_canvas(track_map._fbo)
                     print(json.dumps({
@@ -174,7 +174,7 @@ def main() -> None:
                                   if track_map.zoom_badge else None),
                         **found}), flush=True)
                     if zoom:
-                        screen._zoom.dismiss(animation=False)
+                        screen.map_zoom.close()
             app.set_language("en")
         finally:
             app._stop()

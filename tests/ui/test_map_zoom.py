@@ -35,7 +35,7 @@ def _middle_of_map(ui) -> tuple[float, float]:
 
 
 def _zoom(ui):
-    return ui.app.sm.current_screen._zoom
+    return ui.app.sm.current_screen.map_zoom
 
 
 def test_a_tap_on_the_map_opens_it_larger_with_the_same_cars_and_a_tap_closes_it(ui) -> None:

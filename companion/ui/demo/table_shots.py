@@ -87,21 +87,13 @@ def _tap_disabled(player: TablePlayer, name: str) -> None:
     tap_screen(x, y, at=TablePlayer.last_tap)
 
 
-def _close_maps() -> None:
-    """Close the map over the window (a switch of language rebuilds the race screen under it,
-    which cannot happen at the table: the map covers the Menu)."""
-    from kivy.core.window import Window
-
-    from ..widgets.map_zoom import MapZoom
-
-    for widget in list(Window.children):
-        if isinstance(widget, MapZoom):
-            widget.dismiss(animation=False)
-
-
 def _open_map(app: Any) -> None:
-    """A finger on the race screen's map: it opens over the whole window."""
-    _close_maps()
+    """A finger on the race screen's map: it opens over the whole window. (The one opened in
+    the language before is closed first: a switch of language rebuilds the race screen under
+    it, which cannot happen at the table, where the map covers the Menu.)"""
+    from ..widgets.basic import remove_overlays
+
+    remove_overlays()
     track_map = app.sm.current_screen.ids.map
     x, y = track_map.to_window(*track_map.center)
     TablePlayer.last_tap += TAP_GAP_S
@@ -166,7 +158,7 @@ def play_legends(app: Any, pump: Callable[[], None], frame: Callable[[], None],
             if box._overlay is not None:
                 box._overlay.close()
             camera.take("map", lambda: _open_map(app))
-            _close_maps()
+            app.sm.current_screen.map_zoom.close()
             break
         if player.step() is None:
             break

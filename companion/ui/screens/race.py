@@ -45,8 +45,8 @@ class RaceScreen(BaseScreen):
         self.ids.order.on_row = self.explain_row
         self.ids.order.on_header = self.explain_columns
         self.ids.map.on_tap = self.show_map
-        self._zoom: MapZoom | None = None
-        """The map over the whole window, once it was opened."""
+        self.map_zoom: MapZoom | None = None
+        """The map over the whole window, once it was opened (:meth:`show_map`)."""
         self._view: RaceView | None = None
         from kivy.core.window import Window
 
@@ -88,8 +88,8 @@ class RaceScreen(BaseScreen):
         panel.on_results = lambda: app.show("results")
         panel.show(view)
         ids.messages.show(view.error, view.rulings)
-        if self._zoom is not None:
-            self._zoom.follow(view.position_id, view.error)
+        if self.map_zoom is not None:
+            self.map_zoom.follow(view.position_id, view.error)
         if self._results_for is not controller:
             self._results_for = controller
             from kivy.clock import Clock
@@ -112,8 +112,8 @@ class RaceScreen(BaseScreen):
             gc.freeze()
 
     def on_leave(self, *_args: object) -> None:
-        if self._zoom is not None:
-            self._zoom.close()  # whatever screen comes next is not under it
+        if self.map_zoom is not None:
+            self.map_zoom.close()  # whatever screen comes next is not under it
 
     def show_map(self) -> None:
         """The map over the whole window, larger, every number it can write written (a tap
@@ -122,9 +122,9 @@ class RaceScreen(BaseScreen):
         view = self._view
         if controller is None or view is None:
             return
-        if self._zoom is None:
-            self._zoom = MapZoom()
-        self._zoom.show(controller.state, view.current or "", sorted(controller.moved),
+        if self.map_zoom is None:
+            self.map_zoom = MapZoom()
+        self.map_zoom.show(controller.state, view.current or "", sorted(controller.moved),
                         view.position_id, view.error)
 
     # --- explanations on demand --------------------------------------------------------------

@@ -36,9 +36,8 @@ class MapZoom(ModalView):  # type: ignore[misc]
                          background="", **kwargs)
         self.box = BoxLayout(orientation="vertical")
         self.map = TrackMap(text_scale=TEXT_SCALE, test_name="map zoomed")
-        self.hint = ToneLabel(tone="muted", scale="small", size_hint_y=None, halign="center",
-                              valign="middle", test_name="map zoomed hint")
-        self.hint.bind(size=lambda label, size: setattr(label, "text_size", size))
+        self.hint = ToneLabel(tone="muted", scale="small", halign="center",
+                              test_name="map zoomed hint")  # as tall as its text (common.kv)
         self.box.add_widget(self.map)
         self.box.add_widget(self.hint)
         self.add_widget(self.box)
@@ -60,7 +59,6 @@ class MapZoom(ModalView):  # type: ignore[misc]
         self.background_color = app.c_bg  # the theme, the text size and the language of now
         self.box.padding = app.fs * 0.3
         self.box.spacing = app.fs * 0.2
-        self.hint.height = app.fs_small * 1.6
         self.hint.text = _("Tap anywhere to go back to the race.")
         self.map.state = state
         self.map.current = current
