@@ -13,14 +13,19 @@
 
 Every accepted input goes validate → apply → durable append (one transaction, committed before
 :meth:`RaceSession.submit` returns); a rejected input writes nothing. Undo and redo are events in
-the log too. In memory a session keeps the state after every effective input, so undo and redo
-cost nothing; the log is the source of truth when a race is opened again (a replay).
+the log too. Inside :meth:`RaceSession.one_transaction` the appends wait for the end of the block
+and go to the log together, in one transaction (a tap's input and the End turn that follows it by
+itself: both recorded, or neither). In memory a session keeps the state after every effective
+input, so undo and redo cost nothing; the log is the source of truth when a race is opened
+again (a replay).
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -88,6 +93,9 @@ class RaceSession:
         self._timeline = timeline
         self._events = events
         self._written = row.summary
+        self._waiting: list[tuple[int, str, str]] | None = None
+        """The events of the open :meth:`one_transaction` block, not yet in the log."""
+        self._waiting_summary: Summary | None = None
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -166,11 +174,45 @@ class RaceSession:
             raise
         return True
 
+    @contextmanager
+    def one_transaction(self) -> Iterator[None]:
+        """Every input, undo and redo of the block goes to the log when the block ends, all in
+        one durable transaction. If that write fails (or the block raises), the session is as it
+        was before the block, nothing is recorded, and the error is raised. Inside the block
+        :meth:`submit`, :meth:`undo` and :meth:`redo` write nothing (so raise no storage error).
+        A block inside another is part of it."""
+        if self._waiting is not None:
+            yield
+            return
+        mark = self._timeline.mark()
+        events, written = self._events, self._written
+        self._waiting, self._waiting_summary = [], None
+        try:
+            yield
+            waiting, summary = self._waiting, self._waiting_summary
+            if waiting and summary is not None:
+                # A race that is over stores its result with the event that made it so.
+                changed = summary if summary != written or summary.over else None
+                self._log.append_many(self.race_id, waiting, changed)
+        except BaseException:
+            self._timeline.restore(mark)
+            self._events, self._written = events, written
+            raise
+        finally:
+            self._waiting, self._waiting_summary = None, None
+
     def _append(self, event: Event, summary: Summary) -> None:
+        seq = self._events + 1
+        row = (seq, event.kind.value, codec.event_payload(event))
+        if self._waiting is not None:  # written when the block ends
+            self._waiting.append(row)
+            self._waiting_summary = summary
+            self._events = seq
+            self._written = summary
+            return
         # A race that is over stores its result with the event that made it so.
         changed = summary if summary != self._written or summary.over else None
-        seq = self._events + 1
-        self._log.append(self.race_id, seq, event.kind.value, codec.event_payload(event), changed)
+        self._log.append(self.race_id, *row, changed)
         self._events = seq
         self._written = summary
 

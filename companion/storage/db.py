@@ -493,12 +493,26 @@ class EventLog:
 
         :raises WriteConflictError: the race already has an event ``seq``.
         """
+        self.append_many(race_id, ((seq, kind, payload),), summary)
+
+    def append_many(self, race_id: str, events: Sequence[tuple[int, str, str]],
+                    summary: Summary | None = None) -> None:
+        """Append ``events`` (``(seq, kind, payload)``, in order), and the summary after the
+        last of them if it changed, in one durable transaction: all of them are recorded, or
+        none (:meth:`append`'s rules; a race's result is fingerprinted with its last event).
+
+        :raises WriteConflictError: the race already has one of the events' ``seq``.
+        """
+        if not events:
+            raise ValueError("append_many: no events")
+        seq = events[0][0]
         try:
             with self.transaction() as db:
-                db.execute(
-                    "INSERT INTO events (race_id, seq, kind, payload) VALUES (?, ?, ?, ?)",
-                    (race_id, seq, kind, payload),
-                )
+                for seq, kind, payload in events:  # (seq: the one a conflict names)
+                    db.execute(
+                        "INSERT INTO events (race_id, seq, kind, payload) VALUES (?, ?, ?, ?)",
+                        (race_id, seq, kind, payload),
+                    )
                 if summary is not None:
                     db.execute(
                         "UPDATE races SET rounds = ?, over = ?, results = ? WHERE id = ?",
@@ -506,7 +520,7 @@ class EventLog:
                          json.dumps([list(r) for r in summary.results]), race_id),
                     )
                     if summary.over and summary.outcome is not None:
-                        self._store_result(db, race_id, seq, kind, payload, summary.outcome)
+                        self._store_result(db, race_id, *events[-1], summary.outcome)
                     elif not summary.over:
                         db.execute("DELETE FROM race_results WHERE race_id = ?", (race_id,))
         except StorageError as error:

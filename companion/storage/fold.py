@@ -118,6 +118,14 @@ class Timeline:
         self._steps.append(Step(action, applied.state, applied.outcomes))
         self._redo.clear()
 
+    def mark(self) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
+        """The timeline as it is now, for :meth:`restore` (its steps and its redo stack)."""
+        return tuple(self._steps), tuple(self._redo)
+
+    def restore(self, mark: tuple[tuple[Step, ...], tuple[Step, ...]]) -> None:
+        """Back to the timeline :meth:`mark` saw (inputs, undos and redos since are gone)."""
+        self._steps, self._redo = list(mark[0]), list(mark[1])
+
     def undo(self) -> bool:
         if not self.can_undo:
             return False

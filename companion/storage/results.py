@@ -4,7 +4,7 @@ The result of a race (finishing order, cars eliminated or still racing, Sponsors
 :class:`~companion.championship.RaceResult`) is derived from the race's final state, outside
 the engine, by :func:`companion.championship.result_from_state`. It is stored in the
 ``race_results`` table (schema 3, :mod:`.schema`) in the same transaction as the event that
-finished the race (:func:`summary_of` gives it to :meth:`.db.EventLog.append`), and removed in
+finished the race (:func:`summary_of` gives it to :meth:`.db.EventLog.append_many`), and removed in
 the transaction of an undo that makes the race unfinished again.
 
 It is derived data, never the source of truth. A stored result is used only while it is

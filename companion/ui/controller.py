@@ -21,6 +21,7 @@ Each input is still its own engine action, validated and committed before the ne
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from companion import engine
@@ -80,9 +81,12 @@ class Session(Protocol):
     def submit(self, action: Action) -> Applied | Rejection: ...
     def undo(self) -> bool: ...
     def redo(self) -> bool: ...
+    def one_transaction(self) -> AbstractContextManager[None]: ...
 
 
 Text = Callable[[], str]
+Kept = tuple[list["Line"], frozenset[str], Text | None, Entry, int]
+"""The controller's lines, moved cars, error, keypad entry and revision (``_kept``)."""
 PLACEMENT_KINDS = frozenset({"position"})
 """Outcomes that only say where a car goes (the race order's rows show it too)."""
 MOVE_KINDS = frozenset({"position", "blocked", "spinout"})
@@ -136,15 +140,37 @@ class RaceController:
         if self.on_change is not None:
             self.on_change()
 
-    def _submit(self, action: Action, *, then: bool = False) -> Applied | Rejection | None:
-        """Validate, apply and commit ``action``; then show the screen. ``then``: an input the
-        controller adds after the table's own (its sentences follow that input's). None: the
-        log did not record it (a storage fault, shown; nothing changed)."""
-        result = self._commit(action, then=then)
-        if isinstance(result, Applied) and not then:
-            self._settle()
+    def _submit(self, action: Action) -> Applied | Rejection | None:
+        """Validate, apply and commit ``action``, and the End turn that follows it when nothing
+        is left to decide (:meth:`_settle`), in one transaction: a tap is recorded whole or not
+        at all. Then show the screen. None: the log did not record it (a storage fault, shown;
+        nothing changed, what was typed is kept)."""
+        kept = self._kept()
+        try:
+            with self.session.one_transaction():
+                result = self._commit(action)
+                if isinstance(result, Applied):
+                    self._settle()
+        except Exception as error:
+            self._put_back(kept)
+            if not self._not_recorded(error, lambda: self._submit(action)):
+                raise
+            return None
         self._changed()
         return result
+
+    def _kept(self) -> Kept:
+        """What an input changes in the controller, to put back if the log does not record it."""
+        entry = self._entry
+        return (list(self._lines), self._moved, self._error,
+                Entry(list(entry.keys), entry.boosting, entry.unpaid_needed, list(entry.unpaid)),
+                self.revision)
+
+    def _put_back(self, kept: Kept) -> None:
+        self._lines, self._moved, self._error, entry, self.revision = kept
+        self._entry.keys[:] = entry.keys
+        self._entry.unpaid[:] = entry.unpaid
+        self._entry.boosting, self._entry.unpaid_needed = entry.boosting, entry.unpaid_needed
 
     def _commit(self, action: Action, *, then: bool = False) -> Applied | Rejection | None:
         before = self.state
@@ -436,18 +462,16 @@ class RaceController:
         it; an undone reveal goes back on the keypad."""
         before = self.state
         self._entry.clear()
-        walked = self._walk(self.session.undo, lambda: self.session.can_undo, self.undo,
-                            said_before=True)
-        if walked is None:
+        taken = self._walk(self.session.undo, lambda: self.session.can_undo, self.undo,
+                           said_before=True)
+        if taken is None:
             return False
-        taken, failed = walked
         if not taken:
             self._error = lambda: _("Nothing to undo.")
             self._changed()
             return False
-        if not failed:
-            self.unrecorded = None
-            self._error = None
+        self.unrecorded = None
+        self._error = None
         state = self.state
         last = taken[-1]
         if isinstance(last, Reveal) and state.current_car == last.car and (
@@ -465,18 +489,16 @@ class RaceController:
         """Bring back what Undo took back (the same decision as one step)."""
         before = self.state
         self._entry.clear()
-        walked = self._walk(self.session.redo, lambda: self.session.can_redo, self.redo,
-                            said_before=False)
-        if walked is None:
+        brought = self._walk(self.session.redo, lambda: self.session.can_redo, self.redo,
+                           said_before=False)
+        if brought is None:
             return False
-        brought, failed = walked
         if not brought:
             self._error = lambda: _("Nothing to redo.")
             self._changed()
             return False
-        if not failed:
-            self.unrecorded = None
-            self._error = None
+        self.unrecorded = None
+        self._error = None
         state = self.state
         moved = inputs.moved_cars(before, state)
         self._lines = [Line(inputs.redone(action, state), getattr(action, "car", None))
@@ -487,28 +509,33 @@ class RaceController:
         return True
 
     def _walk(self, step: Callable[[], bool], can: Callable[[], bool],
-              retry: Callable[[], bool], *, said_before: bool) -> tuple[list[Action], bool] | None:
+              retry: Callable[[], bool], *, said_before: bool) -> list[Action] | None:
         """Undo or redo one decision: ``step`` until a car has something to decide (an End turn
-        with nothing left goes with the input before it). Returns the inputs taken back or
-        brought back (each read before its step when ``said_before``, else after) and whether
-        storage failed part-way (what was done stays said; the rest on Retry); None when
-        storage failed before anything was done."""
+        with nothing left goes with the input before it), all in one transaction. Returns the
+        inputs taken back or brought back (each read before its step when ``said_before``, else
+        after); None when storage failed (nothing was done; the race screen says why, Retry
+        does it again)."""
+        kept = self._kept()
         done: list[Action] = []
-        while can() and (not done or self._dead_end()):
-            action = self._last_action() if said_before else None
-            try:
-                if not step():
-                    break
-            except Exception as error:
-                if not self._not_recorded(error, retry):
-                    raise
-                return (done, True) if done else None
-            self.revision += 1
-            if not said_before:
-                action = self._last_action()
-            if action is not None:
-                done.append(action)
-        return done, False
+        steps = 0
+        try:
+            with self.session.one_transaction():
+                while can() and (not done or self._dead_end()):
+                    action = self._last_action() if said_before else None
+                    if not step():
+                        break
+                    steps += 1
+                    if not said_before:
+                        action = self._last_action()
+                    if action is not None:
+                        done.append(action)
+        except Exception as error:
+            self._put_back(kept)
+            if not self._not_recorded(error, retry):
+                raise
+            return None
+        self.revision += steps
+        return done
 
     # --- what to show -----------------------------------------------------------------------
 

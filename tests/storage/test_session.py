@@ -305,3 +305,69 @@ def test_export_keeps_aggressive_legends_off(log: RaceLog) -> None:
     assert exported["legends"]["aggressive"] is False
     final = list(racefile.replay(racefile.parse(exported)))[-1]
     assert racefile.state_document(final) == racefile.state_document(race.state)
+
+
+def _transactions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the write transactions the log commits from now on."""
+    from contextlib import contextmanager
+
+    from companion.storage.db import EventLog
+
+    committed: list[int] = []
+    transaction = EventLog.transaction
+
+    @contextmanager
+    def counted(self: EventLog):  # type: ignore[no-untyped-def]
+        with transaction(self) as connection:
+            yield connection
+        committed.append(1)
+
+    monkeypatch.setattr(EventLog, "transaction", counted)
+    return committed
+
+
+def test_one_transaction_records_the_block_whole_when_it_ends(
+        log: RaceLog, log_path: Path, setup: RaceSetup, monkeypatch: pytest.MonkeyPatch) -> None:
+    race = log.new_race(setup)
+    racegen.drive(race, 4)
+    rows = _rows(log_path, race.race_id)
+    committed = _transactions(monkeypatch)
+    with race.one_transaction():
+        racegen.drive(race, 3, seed=5)
+        assert race.undo()
+        with race.one_transaction():  # a block inside another is part of it
+            assert race.redo()
+        assert _rows(log_path, race.race_id) == rows  # nothing written yet
+        assert race.events_logged == len(rows) + 5 and len(race.actions()) == 7
+    assert committed == [1]  # five events, one durable transaction
+    after = _rows(log_path, race.race_id)
+    assert after[:len(rows)] == rows
+    assert [(seq, kind) for seq, kind, _ in after[len(rows):]] == [
+        (5, "input"), (6, "input"), (7, "input"), (8, "undo"), (9, "redo")]
+    again = log.open_race(race.race_id)
+    assert again.state == race.state and again.actions() == race.actions()
+    with race.one_transaction():  # a block that records nothing writes nothing
+        pass
+    assert committed == [1]
+
+
+def test_one_transaction_that_fails_leaves_the_session_as_it_was(
+        log: RaceLog, log_path: Path, setup: RaceSetup) -> None:
+    race = log.new_race(setup)
+    racegen.drive(race, 6)
+    assert race.undo()
+    before = (race.state, race.actions(), race.events_logged, race.can_undo, race.can_redo)
+    rows = _rows(log_path, race.race_id)
+    other = log.open_race(race.race_id)  # another writer takes the next seq first
+    assert other.redo()
+    with pytest.raises(WriteConflictError), race.one_transaction():
+        racegen.drive(race, 2, seed=8)
+        assert race.undo()
+    assert (race.state, race.actions(), race.events_logged, race.can_undo,
+            race.can_redo) == before
+    after = _rows(log_path, race.race_id)  # the other's redo alone was recorded
+    assert after[:len(rows)] == rows and [kind for _, kind, _ in after[len(rows):]] == ["redo"]
+    with pytest.raises(ValueError), race.one_transaction():  # a block that raises: nothing
+        racegen.drive(race, 1, seed=9)
+        raise ValueError("a bug")
+    assert race.state == before[0] and race.events_logged == before[2]
