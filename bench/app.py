@@ -78,7 +78,8 @@ a box, grid, float or anchor layout (``do_layout``).
 **A whole race** (``--race-runs N``, default 2; 0: none): the gear / Undo taps above are the
 cheapest taps of a race (the same two prompts, nothing rebuilt). These runs play a whole race
 through the same touches, the demo's scripted table (:mod:`companion.ui.demo.script`: 4 drivers
-with names of 12 letters and 2 Legends, USA, 1 lap; ``bench/taps.py``'s table), every tap timed
+with names of 12 letters and 2 Legends, or with ``--race-table 6`` six drivers, USA, 1 lap;
+``bench/taps.py``'s tables), every tap timed
 and counted as above: the gears, the cards typed on the keypad, the React choices, End turn and
 what follows it. ``race_tap_work_ms_p50`` / ``_p99`` (wall, the commit included; a card typed
 commits nothing), ``race_tap_cpu_without_commit_ms_p50`` / ``_p99``, ``race_label_renders_per_tap``,
@@ -168,6 +169,7 @@ UNSYNCED = os.environ.get("BENCH_UNSYNCED") == "1"
 PROFILE = os.environ.get("BENCH_PROFILE", "")
 TRACE = os.environ.get("BENCH_TRACE_FILE", "")
 RACE = os.environ.get("BENCH_RACE") == "1"
+HUMANS, LEGENDS = (int(n) for n in os.environ.get("BENCH_RACE_TABLE", "4,2").split(","))
 sys.path.append(os.getcwd())  # the repository (bench.taps: the scripted race's table)
 import contextlib, gc, sqlite3
 from kivy.clock import Clock
@@ -322,6 +324,7 @@ class Bench(HeatApp):
         form.first_race()
         form.set_legends(2)
         if RACE:  # a whole race played by the scripted table: 4 drivers, 2 Legends, 1 lap
+            # (or the --race-table asked for)
             from bench.taps import NAMES, SEED
             from companion.ui.views.drivers import Driver
             from companion.ui.views.names import CAR_COLOURS
@@ -329,8 +332,8 @@ class Bench(HeatApp):
             form.track_id = "usa"
             form.laps = 1
             form.drivers = [Driver(colour, name=name) for colour, name in
-                            zip(CAR_COLOURS, NAMES[:4], strict=False)]
-            form.set_legends(2)
+                            zip(CAR_COLOURS, NAMES[:HUMANS], strict=False)]
+            form.set_legends(LEGENDS)
         self.open_session(self.log().new_race(form.setup(tracks.load_track("usa"))))
         result["rss_settled"] = rss_mb()
         instrument_log()
@@ -575,6 +578,8 @@ def traced_run(env: dict[str, str], folder: Path,
 
 
 TAP_WORK_GOAL_MS = 4.0
+RACE_TABLES = {"4+2": "4,2", "6": "6,0"}
+"""``--race-table``: humans, Legends."""
 RACE_TAP_LIMIT = 2000
 """A scripted race that has not finished after this many taps stops the bench."""
 FRAME_RATIO_GOAL = 1.3
@@ -632,12 +637,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--race-runs", type=int, default=2,
                         help="runs of a whole race played by the scripted table (every kind "
                              "of tap: gears, cards, React, Legends; 0: none)")
+    parser.add_argument("--race-table", choices=sorted(RACE_TABLES), default="4+2",
+                        help="the whole race's table: 4 humans and 2 Legends, or 6 humans")
     parser.add_argument("--profile", metavar="FILE",
                         help="also write a cProfile of the taps' work (handler + layout, "
                              "one extra run) to FILE")
     args = parser.parse_args(argv)
     home = Path(tempfile.mkdtemp(prefix="heat-bench-"))
-    env = child_env(home, args.inputs, BENCH_INJECT_MS=str(args.inject_ms),
+    env = child_env(home, args.inputs, BENCH_RACE_TABLE=RACE_TABLES[args.race_table],
+                    BENCH_INJECT_MS=str(args.inject_ms),
                     BENCH_INJECT_BUSY_MS=str(args.inject_busy_ms),
                     BENCH_DOUBLE_COMMIT="1" if args.double_commit else "0",
                     BENCH_UNSYNCED="1" if args.unsynced else "0")
@@ -662,6 +670,8 @@ def main(argv: list[str] | None = None) -> int:
                           BENCH_INPUTS=str(RACE_TAP_LIMIT), BENCH_PROFILE=race_profile))
     figures = report(args, hello, app, traced)
     figures.update(race_report(races))
+    if races:
+        figures["race_table"] = args.race_table
     print(json.dumps(figures))
     one_per_tap = max(figures.get("race_transactions_per_tap", [1])) <= 1  # type: ignore[call-overload]
     return 0 if figures["one_commit_per_input"] and one_per_tap else 1
