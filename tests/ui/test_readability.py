@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion import i18n
+from companion.i18n import _
 from companion.ui.widgets.lookup import find
 
 pytestmark = pytest.mark.ui
@@ -78,4 +79,50 @@ def test_race_order_headers_are_never_cut_short(ui, press, modules: bool) -> Non
         for row in app.controller.view().order:  # the cells share the header's width
             heat = find(screen, f"heat {row.car}")
             assert heat.texture_size[0] <= heat.width
+    i18n.set_language("en")
+
+
+def test_a_column_keeps_its_width_when_its_widest_cell_narrows(ui) -> None:
+    """A value column grows to its widest cell and keeps that width for the race: cars that
+    leave the grid ("69 out") for the first spaces ("6 RL") move no column (so the names'
+    room stays: no name is laid out or rendered again for it). A new race (other cars) or
+    other words start the widths afresh."""
+    from dataclasses import replace
+
+    from companion.ui.views.race_view import OrderRow
+    from companion.ui.widgets.race_table import RaceTable
+    from companion.ui.widgets.text_fit import FIT
+
+    app = ui.app
+    table = RaceTable(size_hint=(None, None), width=360)
+    size = app.fs_small
+
+    def rows(cars: tuple[str, ...], space: int, race_line: bool) -> list[OrderRow]:
+        return [OrderRow(car=car, name=car, label=car.title(), position=place, legend=False,
+                         lap=0, gear=1, engine=6, heat=7, stress_taken=0,
+                         finished_place=None, current=place == 1, space=space - place,
+                         race_line=race_line)
+                for place, car in enumerate(cars, start=1)]
+
+    def space_width() -> float:
+        return float(table.header_labels[1].width)
+
+    def needed() -> float:
+        cells = [cells[0].text for _line, _swatch, _name, cells in table._rows]
+        return max(FIT.width(text, size) for text in (_("Space"), *cells)) + size * 0.5
+
+    cars = ("red", "blue", "green")
+    table.show(rows(cars, 70, False), False)  # "69 out", "68 out", "67 out"
+    grid = space_width()
+    assert grid == needed()
+    table.show(rows(cars, 9, True), False)  # "8 RL", "7 RL", "6 RL"
+    assert needed() < grid and space_width() == grid  # narrower cells, the same column
+    table.show(rows(("red", "blue", "yellow"), 9, True), False)  # another race's cars
+    assert space_width() == needed() < grid
+    table.show([replace(row, lap=1) for row in rows(cars, 9, True)], False)
+    assert space_width() == needed()
+    app.set_language("ko")  # other words: as wide as they need
+    table.show(rows(cars, 70, False), False)
+    korean = space_width()
+    assert korean == needed() != grid
     i18n.set_language("en")

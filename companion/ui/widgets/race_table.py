@@ -9,9 +9,11 @@ last input moved is lit (filled in the accent colour): that is where the table p
 A line under the rows says what the Heat figures are ("Heat: in the engine / in all"): "6/7"
 alone is read as a score.
 
-Every column is as wide as its widest cell or header (never cut short, whatever the language);
-the name takes the rest and its text shrinks to fit (never below the readable floor,
-:data:`MIN_NAME_FONT`: a longer name takes two lines, its row grows) rather than being cut.
+Every column is as wide as its widest cell or header so far in the race (never cut short,
+whatever the language; it does not narrow back, so cars leaving the grid's two-digit spaces
+move no column and re-render no name); the name takes the rest and its text shrinks to fit
+(never below the readable floor, :data:`MIN_NAME_FONT`: a longer name takes two lines, its row
+grows) rather than being cut.
 Rows are built once per car count and updated in place (a plain box, no ScrollView: a
 stencil costs a measurable part of every frame on software GL). A tap on a row or on the
 header calls ``on_row(car)`` / ``on_header()`` (the screen explains what the row or the
@@ -109,6 +111,10 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self._size = 14.0
         """The table's font size (as last built)."""
         self._fitted: tuple[object, ...] | None = None
+        self._widths: list[float] = []
+        """Each value column's width so far in this race and these words: a column grows to
+        its widest cell and keeps that width (a cell that narrows again, "10 out" to "9 RL",
+        moves no column: nothing in the table is laid out or rendered again for it)."""
         self._shown: tuple[object, ...] | None = None
         self.bind(width=lambda *_a: self._fit())
 
@@ -193,6 +199,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self._size = float(size)
         self._row_of, self._row_shown = {}, {}
         self._words = self._fitted = None  # new labels: their words and widths to set
+        self._widths = []
 
     def show(self, rows: Sequence[OrderRow], sponsors: bool) -> None:
         """Each car's row says what the car's :class:`OrderRow` says, the rows in the race's
@@ -217,9 +224,11 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         if words != self._words:  # every row in other words
             self._words = words
             self._row_shown = {}
+            self._widths = []
         if set(self._row_of) != {row.car for row in rows}:  # other cars (a new race)
             self._row_of = dict(zip((row.car for row in rows), self._rows, strict=True))
             self._row_shown = {}
+            self._widths = []
         for row in rows:
             if self._row_shown.get(row.car) != row:
                 self._write(self._row_of[row.car], row, sponsors)
@@ -275,9 +284,14 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
 
         pad = size * 0.5
         values = 0.0
+        widths = self._widths
         for index, title in enumerate(self._header[1:]):
             cells = [cells[index] for _line, _swatch, _name, cells in self._rows]
             width = max(measure(label.text)[0] for label in (title, *cells)) + pad
+            if index < len(widths):
+                width = widths[index] = max(width, widths[index])
+            else:
+                widths.append(width)
             for label in (title, *cells):
                 label.width = width
             values += width
