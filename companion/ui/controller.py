@@ -15,7 +15,9 @@ No tap without a decision:
 * Undo takes back the table's last decision: an automatic End turn goes with the input that
   caused it, and an undone reveal goes back on the keypad to fix one card; Redo likewise.
 
-Each input is still its own engine action, validated and committed before the next one.
+Each input is still its own engine action and its own event in the log, validated before the
+next one; what one tap makes (an input and its End turn, the steps of one Undo) is committed in
+one transaction (``session.one_transaction``): all of it, or none.
 """
 
 from __future__ import annotations
@@ -173,6 +175,8 @@ class RaceController:
         self._entry.boosting, self._entry.unpaid_needed = entry.boosting, entry.unpaid_needed
 
     def _commit(self, action: Action, *, then: bool = False) -> Applied | Rejection | None:
+        """Submit ``action`` and keep what it did to say (``then``: an input the controller adds
+        after the table's own, whose sentences follow that input's)."""
         before = self.state
         try:
             result = self.session.submit(action)
