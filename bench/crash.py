@@ -2,8 +2,11 @@
 and check that every input was durable before it was acknowledged.
 
 A child process appends the events of a scripted race (inputs, undos and redos from
-:func:`bench.racegen.script`) through :class:`companion.session.RaceSession`, printing each seq
-(flushed) once its transaction has committed: its acknowledgement. A thread in the parent reads
+:func:`bench.racegen.script`) through :class:`companion.session.RaceSession`, as the app's taps
+do: one to three events at a time in one transaction (``RaceSession.one_transaction``: a tap's
+input and the End turn that follows it by itself, the undos of one Undo; the sizes drawn from
+the seed, :func:`taps`), printing the last seq (flushed) once the transaction has committed: its
+acknowledgement. A thread in the parent reads
 everything the child writes as it comes (nothing read is ever dropped, and the child never
 blocks on a full pipe). The parent kills the child after a random number of acknowledgements
 plus a random fraction of a millisecond or a few, reopens the log and checks that:
@@ -14,15 +17,18 @@ plus a random fraction of a millisecond or a few, reopens the log and checks tha
   acknowledgements, in order. A kill alone cannot catch lost durability (the kernel keeps a
   killed process's unsynced writes: with ``synchronous=OFF`` every kill still passes); the
   trace shows what a power cut at the acknowledgement would have lost;
-* every event the child reported is there, plus at most the one being committed when it died;
+* every event the child reported is there, plus at most the tap being committed when it died,
+  whole: a tap's events are all in the log or none of them is;
 * the stored events are exactly the script's first ones, and ``PRAGMA integrity_check`` is ok;
 * the reopened race replays to the same state as a fresh fold of those events (no storage);
 * the race can go on: the next scripted event is accepted.
 
-``python bench/crash.py [N] [--synchronous LEVEL]`` runs N kills (default 200) and prints one
-JSON line; it exits 1 if any trial failed. ``--synchronous OFF`` (or ``NORMAL``) makes the
-child's SQLite connections use that level instead of the app's ``FULL`` (a switch of the bench's
-child only; the app has none), to show that the bench catches it.
+``python bench/crash.py [N] [--synchronous LEVEL] [--split-taps]`` runs N kills (default 200)
+and prints one JSON line; it exits 1 if any trial failed. ``--synchronous OFF`` (or ``NORMAL``)
+makes the child's SQLite connections use that level instead of the app's ``FULL`` (a switch of
+the bench's child only; the app has none), to show that the bench catches it. ``--split-taps``
+makes the child commit and report each event of a tap on its own, pausing after a tap's first:
+a kill there leaves half a tap, which the bench must catch.
 """
 
 from __future__ import annotations
@@ -57,9 +63,11 @@ from companion.storage.fold import Event, EventKind, effective_inputs, fold_stat
 RACE_ID = "crash"
 SCRIPT_LENGTH = 300
 MAX_ACKS_BEFORE_KILL = 200
-"""A kill comes after 0 to this many acknowledgements (then a random 0-4 ms): always before the
-script ends."""
+"""A kill comes after 0 to this many acknowledgements (then a random 0-4 ms), and before the
+script's last tap."""
 MAX_EXTRA_DELAY = 0.004
+TAP_SIZES = (1, 1, 1, 1, 2, 2, 3)
+"""How many events a tap records (drawn from these): most one, some two or three."""
 LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 CHILD_TIMEOUT = 120.0
 """Longest wait for the child to start or to reach its kill point (a stalled child fails)."""
@@ -71,6 +79,18 @@ class NotDurable(AssertionError):
 
 def crash_setup(seed: int) -> RaceSetup:
     return racegen.setup(humans=3, legends=2, laps=8, seed=seed)
+
+
+def taps(seed: int, length: int = SCRIPT_LENGTH) -> list[int]:
+    """The seqs at which the child's taps end (the script cut into taps of
+    :data:`TAP_SIZES` events): the only event counts a log may hold after a crash."""
+    rng = random.Random(seed * 7919 + 1)
+    ends: list[int] = []
+    end = 0
+    while end < length:
+        end = min(length, end + rng.choice(TAP_SIZES))
+        ends.append(end)
+    return ends
 
 
 def apply_event(session: RaceSession, event: Event) -> None:
@@ -109,8 +129,16 @@ def pin_synchronous(level: str) -> list[sqlite3.Connection]:
     return opened
 
 
-def child(path: str, seed: int, synchronous: str | None) -> None:
-    """Write the script of ``seed`` to the log at ``path``, reporting each committed seq."""
+SPLIT_PAUSE = 5.0
+"""``--split-taps``: the child's pause after the first event of a tap of several (the kill
+comes in it)."""
+
+
+def child(path: str, seed: int, synchronous: str | None, split: bool = False) -> None:
+    """Write the script of ``seed`` to the log at ``path`` tap by tap, reporting the last
+    committed seq of each. ``split``: the fault the bench must catch: each event of a tap in
+    its own transaction, each reported, and a pause after a tap's first event (a crash there
+    leaves half a tap)."""
     opened = pin_synchronous(synchronous) if synchronous else []
     race_setup = crash_setup(seed)
     script = racegen.script(race_setup, seed, SCRIPT_LENGTH)
@@ -118,9 +146,21 @@ def child(path: str, seed: int, synchronous: str | None) -> None:
     session = log.new_race(race_setup, race_id=RACE_ID, created="crash-test")
     levels = sorted({LEVELS[db.execute("PRAGMA synchronous").fetchone()[0]] for db in opened})
     print("ready" + (f" synchronous={','.join(levels)}" if opened else ""), flush=True)
-    for event in script:
-        apply_event(session, event)
+    start = 0
+    for end in taps(seed):
+        if split:
+            for index, event in enumerate(script[start:end - 1]):
+                apply_event(session, event)
+                print(session.events_logged, flush=True)
+                if index == 0:
+                    time.sleep(SPLIT_PAUSE)
+            apply_event(session, script[end - 1])
+        else:
+            with session.one_transaction():  # a tap: its events all recorded, or none
+                for event in script[start:end]:
+                    apply_event(session, event)
         print(session.events_logged, flush=True)
+        start = end
     print("done", flush=True)
     log.close()
 
@@ -179,6 +219,9 @@ class Trial:
     acks_before_kill: int
     delay_ms: float
     reported: int
+    """The last seq the child acknowledged."""
+    acks: int
+    """Taps the child acknowledged."""
     committed: int
     finished: bool
     syncs: int
@@ -196,12 +239,13 @@ def _read_events(path: Path) -> list[Event]:
 def _kill_point(seed: int) -> tuple[int, float]:
     """One kill in 20 comes right after the race is created (in or before the first commit)."""
     rng = random.Random(seed)
-    after = 0 if rng.random() < 0.05 else rng.randint(1, MAX_ACKS_BEFORE_KILL)
+    last = min(MAX_ACKS_BEFORE_KILL, len(taps(seed)) - 1)
+    after = 0 if rng.random() < 0.05 else rng.randint(1, last)
     return after, rng.uniform(0, MAX_EXTRA_DELAY)
 
 
 def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | None = None,
-          after: int | None = None, delay: float | None = None) -> Trial:
+          after: int | None = None, delay: float | None = None, split: bool = False) -> Trial:
     """One kill, after ``after`` acknowledgements and ``delay`` seconds more (by default both
     drawn from ``seed``). Raises :class:`NotDurable` when an acknowledgement came before its
     sync (``tracer``: the library from :func:`bench.synctrace.build`; None skips that check),
@@ -216,6 +260,8 @@ def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | No
     command = [sys.executable, str(Path(__file__).resolve()), "--child", str(path), str(seed)]
     if synchronous:
         command += ["--synchronous", synchronous]
+    if split:
+        command.append("--split-taps")
     errors = folder / f"crash-{seed}.stderr"
     with open(errors, "wb") as stderr:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, env=env,
@@ -238,7 +284,7 @@ def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | No
     proc.stdout.close()
     lines = out.decode("ascii", errors="replace").split("\n")[:-1]  # a cut last line is no report
     check = synctrace.SyncCheck()
-    reported, finished, ready = 0, False, ""
+    reported, acks, finished, ready = 0, 0, False, ""
     for line in lines:
         if check.trace(line):
             continue
@@ -249,6 +295,7 @@ def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | No
             ready = line  # the race is created: acknowledged too
         elif line.isdigit():
             reported = int(line)
+            acks += 1
         else:
             raise AssertionError(f"seed {seed}: unexpected child output {line!r}")
         check.acknowledged(line)
@@ -265,7 +312,10 @@ def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | No
     stored = _read_events(path)
     committed = len(stored)
     assert committed >= reported, f"seed {seed}: child reported {reported}, log has {committed}"
-    assert committed <= reported + 1, f"seed {seed}: {committed} events, {reported} reported"
+    ends = [0, *taps(seed)]
+    assert committed in ends, f"seed {seed}: {committed} events: a tap cut short"
+    assert committed <= min(end for end in ends if end > reported or end == ends[-1]), (
+        f"seed {seed}: {committed} events, {reported} reported")
     assert stored == script[:committed], f"seed {seed}: stored events differ from the script"
     with sqlite3.connect(path) as db:
         integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
@@ -282,12 +332,12 @@ def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | No
     for extra in ("", "-wal", "-shm", "-journal"):
         Path(f"{path}{extra}").unlink(missing_ok=True)
     errors.unlink()
-    return Trial(seed, after, round(delay * 1000, 2), reported, committed, finished,
+    return Trial(seed, after, round(delay * 1000, 2), reported, acks, committed, finished,
                  check.syncs)
 
 
 def run(kills: int, *, first_seed: int = 0, synchronous: str | None = None,
-        trace: bool = True) -> tuple[list[Trial], list[str]]:
+        trace: bool = True, split: bool = False) -> tuple[list[Trial], list[str]]:
     """``kills`` trials; returns those that passed and the failure of each that did not."""
     passed: list[Trial] = []
     failures: list[str] = []
@@ -295,7 +345,8 @@ def run(kills: int, *, first_seed: int = 0, synchronous: str | None = None,
         tracer = synctrace.build(Path(folder)) if trace else None
         for seed in range(first_seed, first_seed + kills):
             try:
-                passed.append(trial(Path(folder), seed, tracer=tracer, synchronous=synchronous))
+                passed.append(trial(Path(folder), seed, tracer=tracer, synchronous=synchronous,
+                                    split=split))
             except AssertionError as failure:
                 failures.append(f"{type(failure).__name__}: {failure}")
     return passed, failures
@@ -307,8 +358,9 @@ def main(argv: list[str]) -> int:
         rest.add_argument("path")
         rest.add_argument("seed", type=int)
         rest.add_argument("--synchronous", choices=LEVELS)
+        rest.add_argument("--split-taps", action="store_true")
         args = rest.parse_args(argv[1:])
-        child(args.path, args.seed, args.synchronous)
+        child(args.path, args.seed, args.synchronous, args.split_taps)
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("kills", nargs="?", type=int, default=200)
@@ -317,15 +369,20 @@ def main(argv: list[str]) -> int:
                              "(FULL); OFF or NORMAL must make the bench fail")
     parser.add_argument("--no-trace", action="store_true",
                         help="skip the durability check (no C compiler needed)")
+    parser.add_argument("--split-taps", action="store_true",
+                        help="the child writes and reports each event of a tap in its own "
+                             "transaction, pausing after a tap's first (a crash there must "
+                             "make the bench fail)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     trials, failures = run(args.kills, first_seed=1000, synchronous=args.synchronous,
-                           trace=not args.no_trace)
+                           trace=not args.no_trace, split=args.split_taps)
     print(json.dumps({
         "kills": len(trials) + len(failures),
         "passed": len(trials),
         "failed": len(failures),
         "synchronous": args.synchronous or "FULL (the app's)",
+        "taps": "split (each event its own transaction)" if args.split_taps else "whole",
         "durability_checked": not args.no_trace,
         "killed_mid_race": sum(not t.finished for t in trials),
         "killed_before_first_commit": sum(t.committed == 0 for t in trials),
