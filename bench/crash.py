@@ -129,16 +129,16 @@ def pin_synchronous(level: str) -> list[sqlite3.Connection]:
     return opened
 
 
-SPLIT_PAUSE = 5.0
-"""``--split-taps``: the child's pause after the first event of a tap of several (the kill
-comes in it)."""
+SPLIT_PAUSE = 0.02
+"""``--split-taps``: the child's pause after the first event of a tap of several, in seconds
+(a kill may come in it)."""
 
 
-def child(path: str, seed: int, synchronous: str | None, split: bool = False) -> None:
+def child(path: str, seed: int, synchronous: str | None, split: float | None = None) -> None:
     """Write the script of ``seed`` to the log at ``path`` tap by tap, reporting the last
     committed seq of each. ``split``: the fault the bench must catch: each event of a tap in
-    its own transaction, each reported, and a pause after a tap's first event (a crash there
-    leaves half a tap)."""
+    its own transaction, each reported, and a pause of ``split`` seconds after a tap's first
+    event (a crash there leaves half a tap)."""
     opened = pin_synchronous(synchronous) if synchronous else []
     race_setup = crash_setup(seed)
     script = racegen.script(race_setup, seed, SCRIPT_LENGTH)
@@ -148,12 +148,12 @@ def child(path: str, seed: int, synchronous: str | None, split: bool = False) ->
     print("ready" + (f" synchronous={','.join(levels)}" if opened else ""), flush=True)
     start = 0
     for end in taps(seed):
-        if split:
+        if split is not None:
             for index, event in enumerate(script[start:end - 1]):
                 apply_event(session, event)
                 print(session.events_logged, flush=True)
                 if index == 0:
-                    time.sleep(SPLIT_PAUSE)
+                    time.sleep(split)
             apply_event(session, script[end - 1])
         else:
             with session.one_transaction():  # a tap: its events all recorded, or none
@@ -245,7 +245,8 @@ def _kill_point(seed: int) -> tuple[int, float]:
 
 
 def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | None = None,
-          after: int | None = None, delay: float | None = None, split: bool = False) -> Trial:
+          after: int | None = None, delay: float | None = None,
+          split: float | None = None) -> Trial:
     """One kill, after ``after`` acknowledgements and ``delay`` seconds more (by default both
     drawn from ``seed``). Raises :class:`NotDurable` when an acknowledgement came before its
     sync (``tracer``: the library from :func:`bench.synctrace.build`; None skips that check),
@@ -260,8 +261,8 @@ def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | No
     command = [sys.executable, str(Path(__file__).resolve()), "--child", str(path), str(seed)]
     if synchronous:
         command += ["--synchronous", synchronous]
-    if split:
-        command.append("--split-taps")
+    if split is not None:
+        command += ["--split-taps", str(split)]
     errors = folder / f"crash-{seed}.stderr"
     with open(errors, "wb") as stderr:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, env=env,
@@ -337,7 +338,7 @@ def trial(folder: Path, seed: int, *, tracer: Path | None, synchronous: str | No
 
 
 def run(kills: int, *, first_seed: int = 0, synchronous: str | None = None,
-        trace: bool = True, split: bool = False) -> tuple[list[Trial], list[str]]:
+        trace: bool = True, split: float | None = None) -> tuple[list[Trial], list[str]]:
     """``kills`` trials; returns those that passed and the failure of each that did not."""
     passed: list[Trial] = []
     failures: list[str] = []
@@ -358,7 +359,7 @@ def main(argv: list[str]) -> int:
         rest.add_argument("path")
         rest.add_argument("seed", type=int)
         rest.add_argument("--synchronous", choices=LEVELS)
-        rest.add_argument("--split-taps", action="store_true")
+        rest.add_argument("--split-taps", type=float)
         args = rest.parse_args(argv[1:])
         child(args.path, args.seed, args.synchronous, args.split_taps)
         return 0
@@ -376,7 +377,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     trials, failures = run(args.kills, first_seed=1000, synchronous=args.synchronous,
-                           trace=not args.no_trace, split=args.split_taps)
+                           trace=not args.no_trace,
+                           split=SPLIT_PAUSE if args.split_taps else None)
     print(json.dumps({
         "kills": len(trials) + len(failures),
         "passed": len(trials),

@@ -73,7 +73,7 @@ def test_a_tap_cut_short_is_caught(tmp_path: Path) -> None:
     first = next(start for start, end in zip([0, *ends], ends, strict=False)
                  if end - start >= 2)  # the first tap of several: the child pauses in it
     with pytest.raises(AssertionError, match="a tap cut short"):
-        crash.trial(tmp_path, seed, tracer=None, split=True, after=first + 1, delay=0.0)
+        crash.trial(tmp_path, seed, tracer=None, split=60.0, after=first + 1, delay=0.0)
     whole = crash.trial(tmp_path, seed, tracer=None, after=first + 1, delay=0.0)
     assert whole.committed in ends and whole.acks >= first + 1
 
