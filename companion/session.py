@@ -95,7 +95,6 @@ class RaceSession:
         self._written = row.summary
         self._waiting: list[tuple[int, str, str]] | None = None
         """The events of the open :meth:`one_transaction` block, not yet in the log."""
-        self._waiting_summary: Summary | None = None
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -140,7 +139,8 @@ class RaceSession:
     # --- writing ------------------------------------------------------------------------------
 
     def submit(self, action: Action) -> Applied | Rejection:
-        """Validate and apply ``action``; if the rules accept it, append it durably.
+        """Validate and apply ``action``; if the rules accept it, append it durably (when the
+        :meth:`one_transaction` it is in ends, if any).
 
         A :class:`Rejection` writes nothing and changes nothing.
         :raises StorageError: the append failed; the session is unchanged.
@@ -148,37 +148,33 @@ class RaceSession:
         result = self._timeline.try_input(action)
         if isinstance(result, Rejection):
             return result
-        self._append(Event(EventKind.INPUT, action), _summary(result.state))
-        self._timeline.push(action, result)
+        with self.one_transaction():
+            self._timeline.push(action, result)
+            self._append(Event(EventKind.INPUT, action))
         return result
 
     def undo(self) -> bool:
         """Undo the last effective input (logged as an event); False if there is none."""
-        if not self._timeline.undo():
-            return False
-        try:
-            self._append(Event(EventKind.UNDO), _summary(self.state))
-        except BaseException:
-            self._timeline.redo()
-            raise
+        with self.one_transaction():
+            if not self._timeline.undo():
+                return False
+            self._append(Event(EventKind.UNDO))
         return True
 
     def redo(self) -> bool:
         """Redo the last undone input (logged as an event); False if there is none."""
-        if not self._timeline.redo():
-            return False
-        try:
-            self._append(Event(EventKind.REDO), _summary(self.state))
-        except BaseException:
-            self._timeline.undo()
-            raise
+        with self.one_transaction():
+            if not self._timeline.redo():
+                return False
+            self._append(Event(EventKind.REDO))
         return True
 
     @contextmanager
     def one_transaction(self) -> Iterator[None]:
         """Every input, undo and redo of the block goes to the log when the block ends, all in
-        one durable transaction. If that write fails (or the block raises), the session is as it
-        was before the block, nothing is recorded, and the error is raised. Inside the block
+        one durable transaction (each of :meth:`submit`, :meth:`undo` and :meth:`redo` is such
+        a block of its own). If that write fails (or the block raises), the session is as it was
+        before the block, nothing is recorded, and the error is raised. Inside the block
         :meth:`submit`, :meth:`undo` and :meth:`redo` write nothing (so raise no storage error).
         A block inside another is part of it."""
         if self._waiting is not None:
@@ -186,35 +182,27 @@ class RaceSession:
             return
         mark = self._timeline.mark()
         events, written = self._events, self._written
-        self._waiting, self._waiting_summary = [], None
+        self._waiting = []
         try:
             yield
-            waiting, summary = self._waiting, self._waiting_summary
-            if waiting and summary is not None:
+            if self._waiting:
+                summary = _summary(self.state)
                 # A race that is over stores its result with the event that made it so.
                 changed = summary if summary != written or summary.over else None
-                self._log.append_many(self.race_id, waiting, changed)
+                self._log.append_many(self.race_id, self._waiting, changed)
+                self._written = summary
         except BaseException:
             self._timeline.restore(mark)
             self._events, self._written = events, written
             raise
         finally:
-            self._waiting, self._waiting_summary = None, None
+            self._waiting = None
 
-    def _append(self, event: Event, summary: Summary) -> None:
-        seq = self._events + 1
-        row = (seq, event.kind.value, codec.event_payload(event))
-        if self._waiting is not None:  # written when the block ends
-            self._waiting.append(row)
-            self._waiting_summary = summary
-            self._events = seq
-            self._written = summary
-            return
-        # A race that is over stores its result with the event that made it so.
-        changed = summary if summary != self._written or summary.over else None
-        self._log.append(self.race_id, *row, changed)
-        self._events = seq
-        self._written = summary
+    def _append(self, event: Event) -> None:
+        """``event`` for the log, written when the :meth:`one_transaction` block ends."""
+        assert self._waiting is not None, "an event is appended inside one_transaction"
+        self._events += 1
+        self._waiting.append((self._events, event.kind.value, codec.event_payload(event)))
 
 
 class RaceLog:

@@ -24,3 +24,28 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("suite", derandomize=True, database=None)
 settings.register_profile("explore")
 settings.load_profile("suite" if os.environ.get("HEAT_HYPOTHESIS") != "explore" else "explore")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def transactions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The write transactions the race log commits from now on: one ``1`` per transaction."""
+    from collections.abc import Iterator
+    from contextlib import contextmanager
+    from sqlite3 import Connection
+
+    from companion.storage.db import EventLog
+
+    committed: list[int] = []
+    transaction = EventLog.transaction
+
+    @contextmanager
+    def counted(self: EventLog) -> Iterator[Connection]:
+        with transaction(self) as connection:
+            yield connection
+        committed.append(1)
+
+    monkeypatch.setattr(EventLog, "transaction", counted)
+    return committed

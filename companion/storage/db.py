@@ -482,24 +482,16 @@ class EventLog:
             "SELECT seq, kind, payload FROM events WHERE race_id = ? ORDER BY seq", (race_id,))
         return [EventRow(seq, kind, payload) for seq, kind, payload in rows]
 
-    def append(
-        self, race_id: str, seq: int, kind: str, payload: str, summary: Summary | None = None
-    ) -> None:
-        """Append one event, and the new summary if it changed, in one durable transaction.
-
-        A summary of a race that is over comes with its result (``summary.outcome``), stored in
-        ``race_results`` with the fingerprint of this event (:func:`.schema.result_fingerprint`);
-        a summary of a race that is not over (an undo of its last input) removes it.
-
-        :raises WriteConflictError: the race already has an event ``seq``.
-        """
-        self.append_many(race_id, ((seq, kind, payload),), summary)
-
     def append_many(self, race_id: str, events: Sequence[tuple[int, str, str]],
                     summary: Summary | None = None) -> None:
         """Append ``events`` (``(seq, kind, payload)``, in order), and the summary after the
         last of them if it changed, in one durable transaction: all of them are recorded, or
-        none (:meth:`append`'s rules; a race's result is fingerprinted with its last event).
+        none.
+
+        A summary of a race that is over comes with its result (``summary.outcome``), stored in
+        ``race_results`` with the fingerprint of the last event
+        (:func:`.schema.result_fingerprint`); a summary of a race that is not over (an undo of
+        its last input) removes it.
 
         :raises WriteConflictError: the race already has one of the events' ``seq``.
         """

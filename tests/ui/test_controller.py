@@ -167,25 +167,14 @@ def test_a_react_step_with_nothing_to_take_ends_by_itself_and_undo_takes_both_ba
     assert c.messages[0].startswith("Redone: ")
 
 
-def test_a_tap_and_the_end_turn_it_causes_are_one_transaction(tmp_path, monkeypatch) -> None:
+def test_a_tap_and_the_end_turn_it_causes_are_one_transaction(
+        tmp_path, monkeypatch, transactions) -> None:
     """The cards that end a turn by themselves and that End turn are one durable transaction
     (a pulled plug keeps both or neither); so is the Undo that takes both back. A write that
     fails records neither, changes nothing and keeps what was typed; Retry records it."""
-    from contextlib import contextmanager
-
     from companion.storage import DiskFullError, StorageError
     from companion.storage.db import EventLog
 
-    committed: list[int] = []
-    transaction = EventLog.transaction
-
-    @contextmanager
-    def counted(self):  # type: ignore[no-untyped-def]
-        with transaction(self) as connection:
-            yield connection
-        committed.append(1)
-
-    monkeypatch.setattr(EventLog, "transaction", counted)
     c = _controller(tmp_path, legends=2)
     log = c.session._log  # type: ignore[attr-defined]
 
@@ -195,19 +184,19 @@ def test_a_tap_and_the_end_turn_it_causes_are_one_transaction(tmp_path, monkeypa
     for _ in range(400):
         name = next_press(c)
         assert name is not None, "the race ended first"
-        count, before = len(c.session.actions()), len(committed)
+        count, before = len(c.session.actions()), len(transactions)
         press(c, name)
         if _ended_by_itself(c, count, name):
             break
     else:
         raise AssertionError("no turn ended by itself")
-    assert len(committed) - before == 1  # the cards and the End turn: one transaction
+    assert len(transactions) - before == 1  # the cards and the End turn: one transaction
     logged = kinds()
     assert logged[-2:] == ["input", "input"]
     after = racefile.state_document(c.state)
-    before = len(committed)
+    before = len(transactions)
     assert c.undo()
-    assert len(committed) - before == 1 and kinds()[-2:] == ["undo", "undo"]
+    assert len(transactions) - before == 1 and kinds()[-2:] == ["undo", "undo"]
     undone, typed = c.state, c.entry
     # The disk is full: the last card typed again is recorded neither with its End turn...
     c.on_fault = lambda error: isinstance(error, StorageError)
@@ -215,6 +204,7 @@ def test_a_tap_and_the_end_turn_it_causes_are_one_transaction(tmp_path, monkeypa
     def full(*_args: object, **_kwargs: object) -> None:
         raise DiskFullError(path=str(tmp_path / "races.sqlite3"), detail="disk full")
 
+    append_many = EventLog.append_many
     monkeypatch.setattr(EventLog, "append_many", full)
     reveal_cards = typed[0]
     last = str(reveal_cards[-1]) if reveal_cards[-1] != STRESS else str(typed[1][-1])
@@ -222,11 +212,10 @@ def test_a_tap_and_the_end_turn_it_causes_are_one_transaction(tmp_path, monkeypa
     c.key(last)
     assert c.state is undone and c.entry == typed  # nothing changed; the keypad keeps it
     assert c.error.startswith("Not recorded") and kinds() == [*logged, "undo", "undo"]
-    monkeypatch.undo()  # ...until there is room: Retry records both at once
-    monkeypatch.setattr(EventLog, "transaction", counted)
-    before = len(committed)
-    assert c.retry() is True
-    assert len(committed) - before == 1 and kinds()[-2:] == ["input", "input"]
+    monkeypatch.setattr(EventLog, "append_many", append_many)  # ...until there is room
+    before = len(transactions)
+    assert c.retry() is True  # both at once
+    assert len(transactions) - before == 1 and kinds()[-2:] == ["input", "input"]
     assert racefile.state_document(c.state) == after and c.error == ""
 
 
