@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -155,18 +155,18 @@ class RaceSession:
 
     def undo(self) -> bool:
         """Undo the last effective input (logged as an event); False if there is none."""
-        with self.one_transaction():
-            if not self._timeline.undo():
-                return False
-            self._append(Event(EventKind.UNDO))
-        return True
+        return self._history(self._timeline.undo, EventKind.UNDO)
 
     def redo(self) -> bool:
         """Redo the last undone input (logged as an event); False if there is none."""
+        return self._history(self._timeline.redo, EventKind.REDO)
+
+    def _history(self, step: Callable[[], bool], kind: EventKind) -> bool:
+        """An undo or a redo: the timeline's ``step``, logged as an event of ``kind``."""
         with self.one_transaction():
-            if not self._timeline.redo():
+            if not step():
                 return False
-            self._append(Event(EventKind.REDO))
+            self._append(Event(kind))
         return True
 
     @contextmanager
