@@ -71,7 +71,9 @@ Faults the bench must catch (``goals_met`` says which goals the run met):
   says 0.
 
 What a tap makes Kivy do, counted from the touch to the start of the frame that shows it:
-``label_renders_per_tap`` (mean; ``_max``), every label texture rendered (``Label.texture_update``)
+``label_renders_per_tap`` (mean; ``_max``), every label text rendered (a core label's
+``refresh``: by a label itself, or once by the kept textures for every label that shows it,
+:mod:`companion.ui.widgets.text_cache`)
 and ``widgets_built_per_tap_max``, every widget constructed; in a race, also every layout pass of
 a box, grid, float or anchor layout (``do_layout``).
 
@@ -179,18 +181,20 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 from companion.ui.app import HeatApp
 
-# What a tap makes Kivy do, counted: every label texture rendered (Label.texture_update, whether
-# from the frame's trigger or called directly) and every widget built, from the tap's touch to
-# the start of the frame that shows it. (Kivy's triggers call a method by its name: the wrapper
-# keeps it.)
-rendering = [0, 0]  # label textures rendered, widgets built
-_texture_update = Label.texture_update
+# What a tap makes Kivy do, counted: every label text rendered (a core label's refresh: the text
+# laid out, its texture made; by a label itself or by the kept textures for it,
+# companion.ui.widgets.text_cache) and every widget built, from the tap's touch to the start of
+# the frame that shows it.
+from kivy.core.text import LabelBase
+rendering = [0, 0]  # label texts rendered, widgets built
+_refresh = LabelBase.refresh
 _widget_init = Widget.__init__
+NO_TEXT_CACHE = os.environ.get("BENCH_NO_TEXT_CACHE") == "1"
 
 
-def texture_update(self, *largs):
+def refresh(self, *largs):
     rendering[0] += 1
-    return _texture_update(self, *largs)
+    return _refresh(self, *largs)
 
 
 def __init__(self, **kwargs):
@@ -198,7 +202,7 @@ def __init__(self, **kwargs):
     _widget_init(self, **kwargs)
 
 
-Label.texture_update = texture_update
+LabelBase.refresh = refresh
 Widget.__init__ = __init__
 
 # ... and every layout pass of a box, grid, float or anchor layout (``do_layout``: Kivy's layout
@@ -310,6 +314,9 @@ def gc_timer(phase, info):
 class Bench(HeatApp):
     def on_start(self):
         super().on_start()
+        if NO_TEXT_CACHE:  # every label renders its own text again, as Kivy's (the A/B run)
+            from companion.ui.widgets import text_cache
+            text_cache.uninstall()
         Window.bind(on_flip=self.first)
 
     def first(self, *a):
@@ -639,6 +646,12 @@ def main(argv: list[str] | None = None) -> int:
                              "of tap: gears, cards, React, Legends; 0: none)")
     parser.add_argument("--race-table", choices=sorted(RACE_TABLES), default="4+2",
                         help="the whole race's table: 4 humans and 2 Legends, or 6 humans")
+    parser.add_argument("--text-cache-ab", action="store_true",
+                        help="play each whole race also with every label rendering its own "
+                             "text (no kept textures, as Kivy's), the runs interleaved, and "
+                             "report the ratio of the two")
+    parser.add_argument("--no-text-cache", action="store_true",
+                        help="every label renders its own text (as Kivy's) in every run")
     parser.add_argument("--profile", metavar="FILE",
                         help="also write a cProfile of the taps' work (handler + layout, "
                              "one extra run) to FILE")
@@ -648,7 +661,8 @@ def main(argv: list[str] | None = None) -> int:
                     BENCH_INJECT_MS=str(args.inject_ms),
                     BENCH_INJECT_BUSY_MS=str(args.inject_busy_ms),
                     BENCH_DOUBLE_COMMIT="1" if args.double_commit else "0",
-                    BENCH_UNSYNCED="1" if args.unsynced else "0")
+                    BENCH_UNSYNCED="1" if args.unsynced else "0",
+                    BENCH_NO_TEXT_CACHE="1" if args.no_text_cache else "0")
     hello: list[dict[str, object]] = []
     app: list[dict[str, object]] = []
     run(HELLO, env)  # warm the caches (.pyc, fonts) for both before measuring
@@ -659,9 +673,15 @@ def main(argv: list[str] | None = None) -> int:
     traced: dict[str, object] = {}
     if args.trace_inputs:
         traced = traced_run(dict(env, BENCH_INPUTS=str(args.trace_inputs)), home)
-    races = [run(APP, dict(env, BENCH_DATA=str(home / f"race{i}"), BENCH_RACE="1",
-                           BENCH_INPUTS=str(RACE_TAP_LIMIT)))
-             for i in range(args.race_runs)]
+    races: list[dict[str, object]] = []
+    uncached: list[dict[str, object]] = []
+    for i in range(args.race_runs):
+        race_env = dict(env, BENCH_DATA=str(home / f"race{i}"), BENCH_RACE="1",
+                        BENCH_INPUTS=str(RACE_TAP_LIMIT))
+        races.append(run(APP, race_env))
+        if args.text_cache_ab:
+            uncached.append(run(APP, dict(race_env, BENCH_DATA=str(home / f"race{i}-own"),
+                                          BENCH_NO_TEXT_CACHE="1")))
     if args.profile:
         run(APP, dict(env, BENCH_DATA=str(home / "profiled"), BENCH_PROFILE=args.profile))
         if args.race_runs:
@@ -672,6 +692,20 @@ def main(argv: list[str] | None = None) -> int:
     figures.update(race_report(races))
     if races:
         figures["race_table"] = args.race_table
+    figures["text_cache"] = not args.no_text_cache
+    if uncached:
+        print("the same races, every label rendering its own text (no kept textures):")
+        own = race_report(uncached)
+        figures["race_without_text_cache"] = {
+            key: own[key] for key in ("race_tap_cpu_without_commit_ms_p50",
+                                      "race_tap_cpu_without_commit_ms_p99",
+                                      "race_label_renders_per_tap", "race_by_kind")}
+        figures["text_cache_cpu_p99_ratio"] = round(
+            float(figures["race_tap_cpu_without_commit_ms_p99"])  # type: ignore[arg-type]
+            / float(own["race_tap_cpu_without_commit_ms_p99"]), 3)  # type: ignore[arg-type]
+        figures["text_cache_cpu_p50_ratio"] = round(
+            float(figures["race_tap_cpu_without_commit_ms_p50"])  # type: ignore[arg-type]
+            / float(own["race_tap_cpu_without_commit_ms_p50"]), 3)  # type: ignore[arg-type]
     print(json.dumps(figures))
     one_per_tap = max(figures.get("race_transactions_per_tap", [1])) <= 1  # type: ignore[call-overload]
     return 0 if figures["one_commit_per_input"] and one_per_tap else 1

@@ -14,6 +14,7 @@ from companion.engine.garage import DESIGNS
 from companion.ui.demo.busy_shots import BUSY_KEYPAD, SIX_NAMES, to_keypad
 from companion.ui.demo.react_shots import start
 from companion.ui.views.keypad import key_label
+from companion.ui.widgets import text_cache
 from companion.ui.widgets.basic import Btn
 from companion.ui.widgets.lookup import find, walk
 from companion.ui.widgets.measure import READABLE_PX
@@ -29,7 +30,7 @@ INSET = 8.0
 def _lines(widget: Any) -> int:
     """How many lines Kivy drew the widget's text on."""
     widget.texture_update()
-    return len(widget._label._cached_lines)
+    return len(text_cache.renderer(widget)._cached_lines)
 
 
 def _plain_lines(widget: Any) -> list[tuple[str, float]]:

@@ -1,5 +1,6 @@
 """A tap re-renders and rebuilds only what it changed (issue 10, "Speed, measured honestly"):
-counted, not timed. Every label texture Kivy renders (``Label.texture_update``) and every widget
+counted, not timed. Every label texture brought up to date (``Label.texture_update``: rendered,
+or taken from the kept textures of :mod:`companion.ui.widgets.text_cache`) and every widget
 built during a tap, to the frame that shows it, are counted by test name; the bounds are what
 the tap must change on screen, so a regression (a panel rebuilt, a row rewritten, a text set
 that re-renders the same words) fails here whatever the host's speed. ``bench/app.py`` times

@@ -1,0 +1,190 @@
+"""Label textures shared by what they show: text rendered once is not rendered again.
+
+Kivy renders a label's texture whenever its text or style changes: the text is laid out word
+by word (a font measurement per word) and, at the next frame, rasterised. The race screen
+shows the same few hundred strings over and over (a driver's name, "Gear 3", the space
+numbers in the race order, the React choices, the prompts that come back every round): about
+nine label updates in ten repeat a text and style rendered before. With :func:`install`, a
+label whose text, text box and every rendering option (font, size, colour, alignment,
+padding, shortening...) match a texture rendered before shows that texture and renders
+nothing; a new one is rendered once and kept.
+
+The kept textures are never drawn into again. Kivy's own label keeps one texture per label
+and renders the label's next text into it; a texture shared by several labels cannot be, so
+each one kept is rendered by a label of the cache's own (:class:`LabelTextures`), a copy of
+the label's settings at that moment, which nothing else touches: its texture, filled at the
+first frame that draws it (as Kivy's are), always shows the text it was made for.
+
+Kept: the most recently used :data:`MAX_TEXTURES` textures, at most :data:`MAX_BYTES` of
+pixels; a label still showing a texture the cache let go keeps it as long as it needs it.
+Markup labels (their references and anchors come from the rendering) and empty text keep
+Kivy's own path. Main thread only, as all of Kivy's drawing.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+from kivy.uix.label import Label
+
+MAX_TEXTURES = 1500
+"""Textures kept (a race of six cars uses about 400 different ones, the whole demo 1,800)."""
+MAX_BYTES = 16 * 1024 * 1024
+"""Pixels kept, in bytes (RGBA): a line of text at 800x480 is a few kilobytes."""
+NOT_KEY = frozenset({"text", "text_size", "font_name_r"})
+"""Options a rendering does not read (the text and its box are kept apart, and the font's
+file is found again from its name by each rendering)."""
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return tuple(sorted((key, _frozen(item)) for key, item in value.items()))
+    return value
+
+
+def _copied(value: Any) -> Any:
+    return [_copied(item) for item in value] if isinstance(value, (list, tuple)) else value
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A texture rendered once, with what Kivy's rendering says about it."""
+
+    texture: Any
+    shortened: bool
+    renderer: Any
+    """The cache's own core label that rendered it (it fills the texture at its first draw,
+    and again should the GL context be lost)."""
+    nbytes: int
+
+
+class LabelTextures:
+    """The kept textures, by text and style (most recently used last)."""
+
+    def __init__(self, max_textures: int = MAX_TEXTURES, max_bytes: int = MAX_BYTES) -> None:
+        self.max_textures = max_textures
+        self.max_bytes = max_bytes
+        self._kept: OrderedDict[tuple[Any, ...], Kept] = OrderedDict()
+        self.nbytes = 0
+        self.hits = 0
+        """Label updates that took a kept texture."""
+        self.renders = 0
+        """Label updates that rendered their text (kept from then on)."""
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        self._kept.clear()
+        self.nbytes = 0
+
+    @staticmethod
+    def key(core: Any) -> tuple[Any, ...]:
+        """What a rendering depends on: the text, its box and the options that shape it."""
+        options = tuple(sorted((name, _frozen(value)) for name, value in core.options.items()
+                               if name not in NOT_KEY))
+        return (core.text, _frozen(core.usersize), options)
+
+    def peek(self, core: Any) -> Kept | None:
+        """The kept texture of what ``core`` would render now, if there is one (nothing
+        rendered, nothing counted)."""
+        return self._kept.get(self.key(core))
+
+    def texture_for(self, core: Any) -> Kept:
+        """The texture of what ``core`` (a label's core label) would render now."""
+        key = self.key(core)
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            self.hits += 1
+            return kept
+        kept = self._render(core)
+        self.renders += 1
+        self._kept[key] = kept
+        self.nbytes += kept.nbytes
+        while self._kept and (len(self._kept) > self.max_textures
+                              or self.nbytes > self.max_bytes):
+            _key, dropped = self._kept.popitem(last=False)
+            self.nbytes -= dropped.nbytes
+        return kept
+
+    @staticmethod
+    def _render(core: Any) -> Kept:
+        renderer = type(core)()
+        renderer.options = {name: _copied(value) for name, value in core.options.items()}
+        renderer.text = core.text
+        renderer.usersize = _copied(core.usersize)
+        renderer.refresh()
+        texture = renderer.texture
+        width, height = texture.size if texture is not None else (0, 0)
+        return Kept(texture, bool(renderer.is_shortened), renderer, 4 * width * height)
+
+    def update(self, label: Any, kivy_update: Callable[..., None], *largs: Any) -> None:
+        """``Label.texture_update`` for ``label``: a kept texture when there is one, Kivy's
+        own ``kivy_update`` for markup and for text with nothing to draw."""
+        core = label._label
+        text = core.text
+        if (type(core) is not CoreLabel or not text
+                or ((label.halign == "justify" or label.strip) and not text.strip())):
+            kivy_update(label, *largs)
+            return
+        kept = self.texture_for(core)
+        label.texture = None
+        if kept.texture is not None:
+            label.texture = kept.texture
+            label.texture_size = list(kept.texture.size)
+        label.is_shortened = kept.shortened
+
+
+TEXTURES = LabelTextures()
+"""The app's kept textures (:func:`install` makes every label use them)."""
+
+
+def install(textures: LabelTextures = TEXTURES) -> None:
+    """Every :class:`~kivy.uix.label.Label` (buttons included) made from now on takes its
+    texture from ``textures``. Once per process; a second call changes nothing."""
+    current = Label.texture_update
+    if getattr(current, "kept_textures", None) is not None:
+        return
+    kivy_update = current
+
+    def texture_update(self: Any, *largs: Any) -> None:
+        textures.update(self, kivy_update, *largs)
+
+    texture_update.__name__ = "texture_update"  # Kivy's triggers look methods up by name
+    texture_update.__doc__ = Label.texture_update.__doc__
+    texture_update.kept_textures = textures  # type: ignore[attr-defined]
+    texture_update.kivy_update = kivy_update  # type: ignore[attr-defined]
+    Label.texture_update = texture_update
+
+
+def uninstall() -> None:
+    """Labels made from now on render their own textures again (as Kivy's)."""
+    current = Label.texture_update
+    kivy_update = getattr(current, "kivy_update", None)
+    if kivy_update is not None:
+        Label.texture_update = kivy_update
+
+
+def renderer(label: Any) -> Any:
+    """The core label that rendered what ``label`` shows now (its lines, its size): the
+    cache's own when the texture is a kept one, else the label's (Kivy's path)."""
+    kept = installed()
+    core = label._label
+    if kept is not None:
+        found = kept.peek(core)
+        if found is not None and found.texture is label.texture:
+            return found.renderer
+    return core
+
+
+def installed() -> LabelTextures | None:
+    """The kept textures labels use now (None: Kivy's own rendering)."""
+    kept: LabelTextures | None = getattr(Label.texture_update, "kept_textures", None)
+    return kept

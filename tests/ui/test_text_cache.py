@@ -1,0 +1,191 @@
+"""Kept label textures (:mod:`companion.ui.widgets.text_cache`): a label shows exactly what
+Kivy's own rendering shows, whatever it showed before and however often its text changed
+between two frames; labels showing the same text in the same style share one texture; the
+cache stays within its bounds; markup and empty text keep Kivy's path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+@contextmanager
+def kivys_own() -> Iterator[None]:
+    """Labels render their own textures (as Kivy's) inside the block."""
+    from companion.ui.widgets import text_cache
+
+    kept = text_cache.installed()
+    assert kept is not None, "the app installs the kept textures"
+    text_cache.uninstall()
+    try:
+        yield
+    finally:
+        text_cache.install(kept)
+
+
+def _pixels(widget: Any) -> bytes:
+    """The widget drawn alone on a plain background, after its texture is brought up to date."""
+    from kivy.graphics import ClearBuffers, ClearColor, Fbo
+
+    widget.texture_update()
+    fbo = Fbo(size=(int(widget.width), int(widget.height)))
+    with fbo:
+        ClearColor(0.1, 0.2, 0.3, 1)
+        ClearBuffers()
+    fbo.add(widget.canvas)
+    fbo.draw()
+    data = bytes(fbo.pixels)
+    fbo.remove(widget.canvas)
+    return data
+
+
+def _as_kivy_draws(widget: Any) -> None:
+    kept = _pixels(widget)
+    assert sum(1 for x in kept if x > 200) > 30, "nothing drawn"
+    with kivys_own():
+        own = _pixels(widget)
+    assert kept == own
+
+
+def _label(**kwargs: Any) -> Any:
+    from kivy.uix.label import Label
+
+    return Label(**{"font_size": 20, "size": (220, 48), "pos": (0, 0), **kwargs})
+
+
+STYLES: list[dict[str, Any]] = [
+    {"text": "Space 14"},
+    {"text": "Maximilianus", "bold": True, "color": (0.2, 0.9, 0.3, 1)},
+    {"text": "스트레스 2 · 熱度 3", "font_size": 24},
+    {"text": "Legend Black to space 14, Race Line", "text_size": (200, None),
+     "halign": "center"},
+    {"text": "Bernadette's cards", "disabled": True},
+]
+
+
+@pytest.mark.parametrize("style", STYLES, ids=lambda s: s["text"][:12])
+def test_a_kept_texture_draws_what_kivy_draws(ui, style: dict[str, Any]) -> None:
+    label = _label(**style)
+    twin = _label(**style)
+    ui.pump(1)
+    assert twin.texture is label.texture  # rendered once
+    _as_kivy_draws(label)
+
+
+def test_a_text_changed_twice_between_frames_shows_the_right_text(ui) -> None:
+    """The texture of "14", made and then left before any frame filled it, still shows "14"
+    when the label comes back to it (Kivy's label would have drawn "15" into it)."""
+    label = _label(text="Space 14")
+    label.texture_update()
+    fourteen = label.texture
+    label.text = "Space 15"
+    label.texture_update()
+    fifteen = label.texture
+    assert fifteen is not fourteen
+    label.text = "Space 14"
+    label.texture_update()
+    assert label.texture is fourteen
+    ui.pump(1)
+    _as_kivy_draws(label)
+    label.text = "Space 15"
+    ui.pump(1)
+    assert label.texture is fifteen
+    _as_kivy_draws(label)
+
+
+def test_what_shapes_the_text_makes_another_texture(ui) -> None:
+    from companion.ui.widgets import text_cache
+
+    kept = text_cache.installed()
+    assert kept is not None
+    base = {"text": "Gear 3 ready, cards next"}
+    first = _label(**base)
+    first.texture_update()
+    renders, hits = kept.renders, kept.hits
+    same = _label(**base)
+    same.texture_update()
+    assert same.texture is first.texture
+    assert (kept.renders, kept.hits) == (renders, hits + 1)
+    for change in ({"color": (1, 0, 0, 1)}, {"font_size": 21}, {"bold": True},
+                   {"text_size": (90, None)}, {"text": "Gear 3 ready, cards next."},
+                   {"padding": (4, 0, 4, 0)}, {"halign": "right", "text_size": (220, None)}):
+        other = _label(**{**base, **change})
+        other.texture_update()
+        assert other.texture is not first.texture, change
+    wrapped = _label(**base, text_size=(90, None))
+    wrapped.texture_update()
+    assert wrapped.texture_size[1] > first.texture_size[1]  # two lines: its own rendering
+
+
+def test_a_shortened_text_says_so_from_a_kept_texture(ui) -> None:
+    style = {"text": "Maximilianus Bartholomew", "shorten": True, "text_size": (80, None)}
+    label = _label(**style)
+    label.texture_update()
+    twin = _label(**style)
+    twin.texture_update()
+    assert twin.texture is label.texture
+    assert label.is_shortened and twin.is_shortened
+    whole = _label(text="Max", shorten=True, text_size=(80, None))
+    whole.texture_update()
+    assert not whole.is_shortened
+
+
+def test_markup_and_empty_text_keep_kivys_way(ui) -> None:
+    from companion.ui.widgets import text_cache
+
+    kept = text_cache.installed()
+    assert kept is not None
+    before = len(kept)
+    marked = _label(text="[ref=why]Why?[/ref]", markup=True)
+    marked.texture_update()
+    assert "why" in marked.refs  # the references come from Kivy's own rendering
+    assert text_cache.renderer(marked) is marked._label
+    empty = _label(text="")
+    empty.texture_update()
+    assert empty.texture is None and list(empty.texture_size) == [0, 0]
+    assert len(kept) == before
+
+
+def test_the_cache_stays_within_its_bounds(ui) -> None:
+    from kivy.uix.label import Label
+
+    from companion.ui.widgets.text_cache import LabelTextures, installed
+
+    kept = installed()
+    assert kept is not None
+    kivy_update = Label.texture_update.kivy_update  # type: ignore[attr-defined]
+    few = LabelTextures(max_textures=3)
+    labels = [_label(text=f"Legend {n}") for n in range(5)]
+    for label in labels:
+        few.update(label, kivy_update)
+    assert len(few) == 3 and few.renders == 5
+    few.update(labels[0], kivy_update)  # let go, so rendered again
+    assert few.renders == 6
+    assert labels[1].texture is not None  # a label keeps what it shows
+    small = LabelTextures(max_bytes=labels[0].texture.width * labels[0].texture.height * 4 * 2)
+    for label in labels:
+        small.update(label, kivy_update)
+    assert len(small) <= 2 and small.nbytes <= small.max_bytes
+
+
+def test_a_race_mostly_takes_kept_textures(ui) -> None:
+    """Over a scripted race of four drivers and two Legends, most label updates take a
+    texture rendered before (the same names, gears, keys and space numbers come back; the
+    rulings and the round's prompts are new each time)."""
+    from companion.ui.demo.table_shots import start
+    from companion.ui.widgets import text_cache
+
+    kept = text_cache.installed()
+    assert kept is not None
+    start(ui.app, ("Maximilianus", "Bartholomew", "Konstantinos", "Wilhelmina"), 2)
+    ui.pump()
+    renders, hits = kept.renders, kept.hits
+    assert ui.player.play_to_end() > 100
+    ui.pump()
+    new_renders, new_hits = kept.renders - renders, kept.hits - hits
+    assert new_hits > new_renders > 0, (new_hits, new_renders)
