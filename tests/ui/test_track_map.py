@@ -490,3 +490,67 @@ def test_the_map_over_the_window_writes_every_number(zoomed_maps: list[dict], tr
         assert drawn["badge"] is None  # no magnifier on the map already magnified
         assert min(drawn["font_sizes"]) >= TEXT_SCALE * READABLE_PX - 0.01
 
+
+
+def _drawn_textures(canvas, textures: set[int]) -> list:
+    """The canvas's rectangles that draw one of ``textures`` (the map's words), in order."""
+    from kivy.graphics import Rectangle
+
+    return [i for i in canvas.children
+            if isinstance(i, Rectangle) and id(getattr(i, "texture", None)) in textures]
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("zoomed", [False, True], ids=["race screen", "zoomed"])
+def test_a_car_never_hides_the_words_beside_its_spot(ui, zoomed: bool) -> None:
+    """A car is drawn bigger than its lane: on a spot next to a space number or a corner's
+    marker it would cover part of it (``race6-map-en.png``: the red car on space 5). Every word
+    whose ink a car's disc reaches is drawn again after the car, over it; a word no car
+    reaches is not. Checked from the drawing itself: the words' ink as the track's texture
+    holds it, the car's disc as drawn."""
+    from dataclasses import replace
+
+    from kivy.graphics import Ellipse
+    from map_probe import inked
+
+    app = ui.app
+    _race(ui, "usa", legends=1)
+    screen = app.sm.current_screen
+    track_map = screen.ids.map
+    if zoomed:  # the map a tap opens over the whole window, its words and cars larger
+        from companion.ui.demo.player import TablePlayer, tap_screen
+
+        TablePlayer.last_tap += 1.0
+        tap_screen(*track_map.to_window(*track_map.center), at=TablePlayer.last_tap)
+        ui.pump(2)
+        track_map = screen.map_zoom.map
+    state = app.controller.state
+    track = state.track
+    car = next(c for c in state.cars if not c.legend)
+    track_map.current, track_map.moved = "", []
+    from kivy.graphics import Rectangle
+
+    plain = Rectangle().texture  # what a rectangle with no texture of its own draws with
+    words = [(rect.texture, inked(rect)) for rect in track_map._fbo.children
+             if isinstance(rect, Rectangle) and not isinstance(rect, Ellipse)
+             and rect.texture not in (None, plain)]
+    textures = {id(texture) for texture, _box in words}
+    assert len(words) > 20
+    covered = 0
+    for space in sorted(track_map.space_labels):
+        for race_line in (True, False):
+            here = replace(car, distance=track.distance_of(1, space), race_line=race_line)
+            track_map.state = replace(state, cars=tuple(
+                here if c.id == car.id else replace(c, on_track=False) for c in state.cars))
+            track_map.redraw()
+            drawn = list(track_map.canvas.children)
+            disc = next(i for i in drawn if isinstance(i, Ellipse))  # the car, drawn first
+            (x, y), (w, h) = disc.pos, disc.size
+            again = _drawn_textures(track_map.canvas, textures)
+            for texture, box in words:
+                if box[0] < x + w and x < box[2] and box[1] < y + h and y < box[3]:
+                    covered += 1
+                    assert any(r.texture is texture for r in again), (space, race_line, box)
+            for rect in again:
+                assert drawn.index(rect) > drawn.index(disc)  # over the car
+    assert covered > 0  # some spot does reach a word (else the test proved nothing)

@@ -9,7 +9,10 @@ corner and every fifth space (as the rulings say "space 23"), and every car on i
 spot: a disc for a driver, a square for a Legend, a ring around the car whose turn it is and a
 halo around the cars the last input moved (``moved``). Where the markers and numbers go is
 :func:`companion.ui.views.map_labels.plan_labels`'s: clear of the track and of each other, a
-number left out rather than drawn over something.
+number left out rather than drawn over something. A car is drawn bigger than its lane (to be
+seen from across the table) and may reach over the words beside its spot: a word a car
+overlaps is drawn again over the cars (a number on a backing of the map's colour, a corner's
+marker whole), so the space a car stands on keeps its number in sight.
 
 The track (a few hundred canvas instructions) is drawn once into an :class:`~kivy.graphics.Fbo`
 and shown as one textured rectangle, redrawn only when the size, track, theme or text size
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from kivy.app import App
@@ -49,6 +52,7 @@ from kivy.uix.widget import Widget
 
 from companion.engine import RaceState, Track
 
+from ..views.map_clearance import Box
 from ..views.map_labels import (
     BAND_STEPS,
     CORNER_LINE,
@@ -72,6 +76,9 @@ def corner_label_size(app: Any) -> float:
 
 RING_WIDTH = 1.6
 """The line of a corner's speed-limit ring (it reaches this far outside the ring)."""
+
+NUMBER_BACKING = 2.0
+"""Pixels of backing around a space number drawn again over a car."""
 
 SPACE_LABEL_EVERY = 5
 """Space numbers are written on every fifth space (and at every corner)."""
@@ -204,6 +211,11 @@ class TrackMap(Widget):  # type: ignore[misc]
         self._static_key: tuple[object, ...] | None = None
         self._cars_key: tuple[object, ...] | None = None
         self._fbo: Any = None
+        self.words_over_cars: list[str] = []
+        """The words drawn again over the cars at the last redraw (``space 5``, ``corner 2``;
+        for the tests)."""
+        self._drawn_words: list[tuple[Box, str, Callable[[Any], None]]] = []
+        """Every word on the track: its box, its name and how to draw it again."""
         self.texts: list[tuple[str, float]] = []
         """Every text drawn on the track (corner numbers and limits, space numbers) and its
         size in px (the tests check it is readable)."""
@@ -243,6 +255,7 @@ class TrackMap(Widget):  # type: ignore[misc]
             self.geometry = self._fit(state.track)
             self.canvas.before.clear()
             self.texts = []
+            self._drawn_words = []
             self._fbo = self._render_track(state, app)
             with self.canvas.before:
                 Color(1, 1, 1, 1)
@@ -325,6 +338,8 @@ class TrackMap(Widget):  # type: ignore[misc]
         self.corner_labels = {}
         for marker, place in zip(markers, plan.corners, strict=True):
             self.corner_labels[marker.number] = self._marker(marker, place, app)
+            self._drawn_words.append((place.box, f"corner {marker.number}",
+                                      partial(self._marker_again, marker, place)))
         self.space_labels = {}
         self.spaces_left_out = list(plan.left_out)
         for space, (left, bottom, right, top) in plan.numbers.items():
@@ -335,6 +350,25 @@ class TrackMap(Widget):  # type: ignore[misc]
             Color(1, 1, 1, 1)
             Rectangle(texture=label.texture, size=label.texture.size,
                       pos=(left - x0, bottom - y0))
+            self._drawn_words.append(
+                ((left, bottom, right, top), f"space {space}",
+                 partial(self._number_again, label.texture, (left, bottom, right, top),
+                         (left - x0, bottom - y0))))
+
+    def _marker_again(self, marker: _Marker, place: CornerPlace, app: Any) -> None:
+        """A corner's marker over the cars (its leader stays under them)."""
+        self._marker(marker, place, app, again=True)
+
+    @staticmethod
+    def _number_again(texture: Any, box: Box, at: tuple[float, float], app: Any) -> None:
+        """A space number over the cars: on a backing of the map's colour, a little larger
+        than its ink, so it reads over a car's colour."""
+        left, bottom, right, top = box
+        Color(*app.c_bg[:3], 0.85)
+        Rectangle(pos=(left - NUMBER_BACKING, bottom - NUMBER_BACKING),
+                  size=(right - left + 2 * NUMBER_BACKING, top - bottom + 2 * NUMBER_BACKING))
+        Color(1, 1, 1, 1)
+        Rectangle(texture=texture, size=texture.size, pos=at)
 
     def _magnifier(self, box: tuple[float, float, float, float], app: Any) -> None:
         """A magnifying glass in ``box``: the map opens larger on a tap."""
@@ -367,11 +401,13 @@ class TrackMap(Widget):  # type: ignore[misc]
     def _touch_key(self) -> str:
         return f"track map {id(self)}"
 
-    def _marker(self, marker: _Marker, place: CornerPlace, app: Any) -> tuple[float, float]:
+    def _marker(self, marker: _Marker, place: CornerPlace, app: Any,
+                again: bool = False) -> tuple[float, float]:
         """A corner's number in a filled square (as the rulings say it) and its speed limit in
         a ring beside it (as on a road sign), in ``place``; joined to its Corner Line by a
-        dashed leader when it had to move away. Returns the point between the two."""
-        if place.leader is not None:
+        dashed leader when it had to move away. Returns the point between the two. ``again``:
+        drawn once more over the cars (no leader, its texts already counted)."""
+        if not again and place.leader is not None:
             Color(*app.c_warn)
             Line(points=[*place.leader[0], *place.leader[1]], width=LEADER_WIDTH,
                  dash_length=3, dash_offset=2)
@@ -379,18 +415,20 @@ class TrackMap(Widget):  # type: ignore[misc]
         high = marker.box
         Color(*app.c_accent)
         Rectangle(pos=(left, bottom), size=(marker.square, high))
-        self._draw_label(marker.number_label, left + marker.square / 2, bottom + high / 2)
+        self._draw_label(marker.number_label, left + marker.square / 2, bottom + high / 2,
+                         again)
         ring = left + marker.square + 2
         Color(*app.c_bg)
         Ellipse(pos=(ring, bottom), size=(marker.ring, high))
         Color(*app.c_warn)
         Line(ellipse=(ring, bottom, marker.ring, high), width=RING_WIDTH)
-        self._draw_label(marker.limit_label, ring + marker.ring / 2, bottom + high / 2)
+        self._draw_label(marker.limit_label, ring + marker.ring / 2, bottom + high / 2, again)
         return left + marker.square + 1, bottom + high / 2
 
-    def _draw_label(self, label: Any, cx: float, cy: float) -> None:
+    def _draw_label(self, label: Any, cx: float, cy: float, again: bool = False) -> None:
         """``label`` with the middle of its ink at (``cx``, ``cy``)."""
-        self.texts.append((label.text, label.options["font_size"]))
+        if not again:
+            self.texts.append((label.text, label.options["font_size"]))
         x0, y0, x1, y1 = ink_box(label.texture)
         Color(1, 1, 1, 1)
         Rectangle(texture=label.texture, size=label.texture.size,
@@ -400,6 +438,8 @@ class TrackMap(Widget):  # type: ignore[misc]
         track = state.track
         geometry = self.geometry
         assert geometry is not None
+        self.words_over_cars = []
+        reaches: list[Box] = []
         with self.canvas:
             radius = max(4.5, min(geometry.band * 0.42, 9.0 * self.text_scale))
             for car in state.cars:
@@ -411,6 +451,12 @@ class TrackMap(Widget):  # type: ignore[misc]
                     lane = 3 - lane
                 x, y = geometry.spot(space, lane)
                 self.marker_positions[car.id] = (x, y)
+                reach = radius + 1.5
+                if car.id in self.moved:
+                    reach = radius + 5
+                if car.id == self.current:
+                    reach = max(reach, radius + 4 + 2.2)
+                reaches.append((x - reach, y - reach, x + reach, y + reach))
                 if car.id in self.moved:
                     Color(*app.c_accent[:3], 0.45)
                     Ellipse(pos=(x - radius - 5, y - radius - 5),
@@ -431,3 +477,11 @@ class TrackMap(Widget):  # type: ignore[misc]
                             size=(2 * radius + 3, 2 * radius + 3))
                     Color(*colour)
                     Ellipse(pos=(x - radius, y - radius), size=(2 * radius, 2 * radius))
+            for box, name, draw in self._drawn_words:
+                if any(_overlap(box, car) for car in reaches):
+                    draw(app)
+                    self.words_over_cars.append(name)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
