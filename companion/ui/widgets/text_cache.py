@@ -86,9 +86,11 @@ class LabelTextures:
 
     @staticmethod
     def key(core: Any) -> tuple[Any, ...]:
-        """What a rendering depends on: the text, its box and the options that shape it."""
-        options = tuple(sorted((name, _frozen(value)) for name, value in core.options.items()
-                               if name not in NOT_KEY))
+        """What a rendering depends on: the text, its box and the options that shape it, by
+        name (in the order the core label holds them: labels made alike hold them alike; two
+        that do not only miss each other's textures)."""
+        options = tuple([(name, tuple(value) if isinstance(value, list) else value)
+                         for name, value in core.options.items() if name not in NOT_KEY])
         return (core.text, _frozen(core.usersize), options)
 
     def peek(self, core: Any) -> Kept | None:
@@ -134,7 +136,11 @@ class LabelTextures:
                 or ((label.halign == "justify" or label.strip) and not text.strip())):
             kivy_update(label, *largs)
             return
-        kept = self.texture_for(core)
+        try:
+            kept = self.texture_for(core)
+        except TypeError:  # an option that cannot be a key (nested in a list): Kivy's way
+            kivy_update(label, *largs)
+            return
         label.texture = None
         if kept.texture is not None:
             label.texture = kept.texture
