@@ -1,7 +1,8 @@
 """Kept label textures (:mod:`companion.ui.widgets.text_cache`): a label shows exactly what
 Kivy's own rendering shows, whatever it showed before and however often its text changed
 between two frames; labels showing the same text in the same style share one texture; the
-cache stays within its bounds; markup and empty text keep Kivy's path."""
+cache stays within its bounds; markup is kept with its references; empty text keeps Kivy's
+path."""
 
 from __future__ import annotations
 
@@ -65,6 +66,10 @@ STYLES: list[dict[str, Any]] = [
     {"text": "Legend Black to space 14, Race Line", "text_size": (200, None),
      "halign": "center"},
     {"text": "Bernadette's cards", "disabled": True},
+    {"text": "Cooldown 2\n[size=14]Wings 6: 2 Heat[/size]", "markup": True, "halign": "center",
+     "text_size": (210, None)},
+    {"text": "[b]Boost[/b] (1 Heat)", "markup": True, "color": (0.9, 0.5, 0.1, 1)},
+    {"text": "[b]Slipstream[/b] +2", "markup": True, "disabled": True},
 ]
 
 
@@ -135,19 +140,51 @@ def test_a_shortened_text_says_so_from_a_kept_texture(ui) -> None:
     assert not whole.is_shortened
 
 
-def test_markup_and_empty_text_keep_kivys_way(ui) -> None:
+def test_markup_is_kept_with_its_references(ui) -> None:
+    """A markup label is composed in its colour as Kivy composes it; the texture is shared by
+    the labels showing the same, and each gets the references and anchors Kivy's own rendering
+    finds; another colour is another texture."""
+    from companion.ui.widgets import text_cache
+
+    kept = text_cache.installed()
+    assert kept is not None
+    style = {"text": "Why? [anchor=end][ref=why]Tap here[/ref] again", "markup": True}
+    marked = _label(**style)
+    marked.texture_update()
+    renders, hits = kept.renders, kept.hits
+    twin = _label(**style)
+    twin.texture_update()
+    assert twin.texture is marked.texture
+    assert (kept.renders, kept.hits) == (renders, hits + 1)
+    assert text_cache.renderer(twin) is not twin._label  # the cache's own rendering
+    with kivys_own():
+        own = _label(**style)
+        own.texture_update()
+    assert own.texture is not marked.texture
+    assert "why" in own.refs and "end" in own.anchors
+    for label in (marked, twin):
+        assert dict(label.refs) == dict(own.refs)
+        assert dict(label.anchors) == dict(own.anchors)
+        assert label._label.text == own._label.text  # composed alike: in the label's colour
+    twin.refs["why"] = []  # each label has its own copy
+    assert marked.refs["why"] == own.refs["why"]
+    red = _label(**style, color=(1, 0, 0, 1))
+    red.texture_update()
+    assert red.texture is not marked.texture
+    _as_kivy_draws(red)
+
+
+def test_empty_text_keeps_kivys_way(ui) -> None:
     from companion.ui.widgets import text_cache
 
     kept = text_cache.installed()
     assert kept is not None
     before = len(kept)
-    marked = _label(text="[ref=why]Why?[/ref]", markup=True)
-    marked.texture_update()
-    assert "why" in marked.refs  # the references come from Kivy's own rendering
-    assert text_cache.renderer(marked) is marked._label
-    empty = _label(text="")
-    empty.texture_update()
-    assert empty.texture is None and list(empty.texture_size) == [0, 0]
+    for style in ({"text": ""}, {"text": "", "markup": True},
+                  {"text": "   ", "markup": True, "strip": True}):
+        empty = _label(**style)
+        empty.texture_update()
+        assert empty.texture is None and list(empty.texture_size) == [0, 0], style
     assert len(kept) == before
 
 

@@ -17,8 +17,10 @@ first frame that draws it (as Kivy's are), always shows the text it was made for
 
 Kept: the most recently used :data:`MAX_TEXTURES` textures, at most :data:`MAX_BYTES` of
 pixels; a label still showing a texture the cache let go keeps it as long as it needs it.
-Markup labels (their references and anchors come from the rendering) and empty text keep
-Kivy's own path. Main thread only, as all of Kivy's drawing.
+Markup is kept too (a React choice's two lines, in two sizes, come back at every turn): its
+text is composed as Kivy's label composes it (in its colour), rendered at once as Kivy renders
+markup, and its references and anchors are kept with the texture. Empty text keeps Kivy's own
+path. Main thread only, as all of Kivy's drawing.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
+from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.uix.label import Label
+from kivy.utils import get_hex_from_color
 
 MAX_TEXTURES = 1500
 """Textures kept (a race of six cars uses about 400 different ones, the whole demo 1,800)."""
@@ -62,6 +66,10 @@ class Kept:
     """The cache's own core label that rendered it (it fills the texture at its first draw,
     and again should the GL context be lost)."""
     nbytes: int
+    refs: dict[str, Any]
+    """Markup: the boxes of each ``[ref]`` in the texture, as its rendering found them."""
+    anchors: dict[str, Any]
+    """Markup: the position of each ``[anchor]``."""
 
 
 class LabelTextures:
@@ -124,24 +132,38 @@ class LabelTextures:
         renderer.usersize = _copied(core.usersize)
         renderer.refresh()
         texture = renderer.texture
+        markup = isinstance(renderer, CoreMarkupLabel)
+        if markup and texture is not None:
+            texture.bind()  # markup is rendered now (as Kivy's label does): its references
         width, height = texture.size if texture is not None else (0, 0)
-        return Kept(texture, bool(renderer.is_shortened), renderer, 4 * width * height)
+        return Kept(texture, bool(renderer.is_shortened), renderer, 4 * width * height,
+                    dict(renderer.refs) if markup else {},
+                    dict(renderer.anchors) if markup else {})
 
     def update(self, label: Any, kivy_update: Callable[..., None], *largs: Any) -> None:
         """``Label.texture_update`` for ``label``: a kept texture when there is one, Kivy's
-        own ``kivy_update`` for markup and for text with nothing to draw."""
+        own ``kivy_update`` for text with nothing to draw."""
         core = label._label
         text = core.text
-        if (type(core) is not CoreLabel or not text
-                or ((label.halign == "justify" or label.strip) and not text.strip())):
+        markup = type(core) is CoreMarkupLabel
+        stripped = label.halign == "justify" or label.strip
+        if ((type(core) is not CoreLabel and not markup) or not text
+                or (stripped and not text.strip())):
             kivy_update(label, *largs)
             return
+        if markup:  # composed as Kivy's label composes it: the text in the label's colour
+            colour = label.disabled_color if label.disabled else label.color
+            shown = label.text.strip() if stripped else label.text
+            core.text = f"[color={get_hex_from_color(colour)}]{shown}[/color]"
         try:
             kept = self.texture_for(core)
         except TypeError:  # an option that cannot be a key (nested in a list): Kivy's way
             kivy_update(label, *largs)
             return
         label.texture = None
+        if markup:
+            label.refs = dict(kept.refs)
+            label.anchors = dict(kept.anchors)
         if kept.texture is not None:
             label.texture = kept.texture
             label.texture_size = list(kept.texture.size)
