@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from pixels import widget_pixels
 
 pytestmark = pytest.mark.ui
 
@@ -29,27 +30,11 @@ def kivys_own() -> Iterator[None]:
         text_cache.install(kept)
 
 
-def _pixels(widget: Any) -> bytes:
-    """The widget drawn alone on a plain background, after its texture is brought up to date."""
-    from kivy.graphics import ClearBuffers, ClearColor, Fbo
-
-    widget.texture_update()
-    fbo = Fbo(size=(int(widget.width), int(widget.height)))
-    with fbo:
-        ClearColor(0.1, 0.2, 0.3, 1)
-        ClearBuffers()
-    fbo.add(widget.canvas)
-    fbo.draw()
-    data = bytes(fbo.pixels)
-    fbo.remove(widget.canvas)
-    return data
-
-
 def _as_kivy_draws(widget: Any) -> None:
-    kept = _pixels(widget)
+    kept = widget_pixels(widget)
     assert sum(1 for x in kept if x > 200) > 30, "nothing drawn"
     with kivys_own():
-        own = _pixels(widget)
+        own = widget_pixels(widget)
     assert kept == own
 
 
@@ -57,6 +42,23 @@ def _label(**kwargs: Any) -> Any:
     from kivy.uix.label import Label
 
     return Label(**{"font_size": 20, "size": (220, 48), "pos": (0, 0), **kwargs})
+
+
+def _rendered_once(style: dict[str, Any]) -> tuple[Any, Any]:
+    """Two labels in ``style``: the second takes the texture the first rendered (one render,
+    then one hit)."""
+    from companion.ui.widgets import text_cache
+
+    kept = text_cache.installed()
+    assert kept is not None
+    first = _label(**style)
+    first.texture_update()
+    renders, hits = kept.renders, kept.hits
+    twin = _label(**style)
+    twin.texture_update()
+    assert twin.texture is first.texture
+    assert (kept.renders, kept.hits) == (renders, hits + 1)
+    return first, twin
 
 
 STYLES: list[dict[str, Any]] = [
@@ -104,18 +106,8 @@ def test_a_text_changed_twice_between_frames_shows_the_right_text(ui) -> None:
 
 
 def test_what_shapes_the_text_makes_another_texture(ui) -> None:
-    from companion.ui.widgets import text_cache
-
-    kept = text_cache.installed()
-    assert kept is not None
     base = {"text": "Gear 3 ready, cards next"}
-    first = _label(**base)
-    first.texture_update()
-    renders, hits = kept.renders, kept.hits
-    same = _label(**base)
-    same.texture_update()
-    assert same.texture is first.texture
-    assert (kept.renders, kept.hits) == (renders, hits + 1)
+    first, _same = _rendered_once(base)
     for change in ({"color": (1, 0, 0, 1)}, {"font_size": 21}, {"bold": True},
                    {"text_size": (90, None)}, {"text": "Gear 3 ready, cards next."},
                    {"padding": (4, 0, 4, 0)}, {"halign": "right", "text_size": (220, None)}):
@@ -146,16 +138,8 @@ def test_markup_is_kept_with_its_references(ui) -> None:
     finds; another colour is another texture."""
     from companion.ui.widgets import text_cache
 
-    kept = text_cache.installed()
-    assert kept is not None
     style = {"text": "Why? [anchor=end][ref=why]Tap here[/ref] again", "markup": True}
-    marked = _label(**style)
-    marked.texture_update()
-    renders, hits = kept.renders, kept.hits
-    twin = _label(**style)
-    twin.texture_update()
-    assert twin.texture is marked.texture
-    assert (kept.renders, kept.hits) == (renders, hits + 1)
+    marked, twin = _rendered_once(style)
     assert text_cache.renderer(twin) is not twin._label  # the cache's own rendering
     with kivys_own():
         own = _label(**style)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pixels import widget_pixels
 
 pytestmark = pytest.mark.ui
 
@@ -13,23 +14,8 @@ LOOKS: list[dict[str, Any]] = [{}, {"role": "selected"}, {"role": "off"}, {"role
                                {"disabled": True}]
 
 
-def _pixels(widget: Any) -> bytes:
-    from kivy.graphics import ClearBuffers, ClearColor, Fbo
-
-    widget.texture_update()
-    fbo = Fbo(size=(int(widget.width), int(widget.height)))
-    with fbo:
-        ClearColor(0.1, 0.2, 0.3, 1)
-        ClearBuffers()
-    fbo.add(widget.canvas)
-    fbo.draw()
-    data = bytes(fbo.pixels)
-    fbo.remove(widget.canvas)
-    return data
-
-
 def _same_picture(a: Any, b: Any) -> None:
-    first, second = _pixels(a), _pixels(b)
+    first, second = widget_pixels(a), widget_pixels(b)
     assert len(first) == len(second)
     assert sum(1 for x in first if x > 200) > 100, "nothing drawn"
     assert max(abs(x - y) for x, y in zip(first, second, strict=True)) <= 1  # rounding
