@@ -252,3 +252,47 @@ def test_a_prompt_put_back_in_its_place_is_not_laid_out_again(ui) -> None:
                 assert places == was, f"{name}: a widget of the prompt moved"
             seen[signature] = (panel.height, places)
     assert put_back > 10, "no prompt came back: the test proves nothing"
+
+
+def test_gears_that_change_are_laid_out_once(ui) -> None:
+    """The tap that brings the next round's gears back puts the drivers' cells in a new race
+    order, with Clogged in or out: the gears' grid and the panel change height. Laid out at
+    once, with the panel given that height on the tap, the column under the prompt is laid
+    out at its final heights: the grid and the panel once, the column at most twice (its
+    labels' new sizes), not once more per level as the height climbs from cell to column."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.gridlayout import GridLayout
+
+    from companion.ui.demo.script import next_press
+    from companion.ui.widgets.lookup import walk
+
+    app = ui.app
+    start(app, NAMES, 2)
+    ui.pump()
+    screen = app.sm.current_screen
+    panel = next(w for w in walk(screen) if type(w).__name__ == "RacePanel")
+    column = panel.parent.parent  # the prompt, the entry, the panel's scroller, the rulings
+    laid_out: list[Any] = []
+    checked = 0
+    with calls_to(BoxLayout, "do_layout", laid_out.append), \
+            calls_to(GridLayout, "do_layout", laid_out.append):
+        while not app.controller.state.over and app.controller.state.round < 5:
+            name = next_press(app.controller)
+            assert name is not None
+            ui.pump()
+            grid = panel._current.grid if panel._current is not None else None
+            cells = list(grid.children) if grid is not None else None
+            clogged = {w.test_name for w in find_all(screen, "clogged ")}
+            laid_out.clear()
+            ui.player.press(name)
+            grid = panel._current.grid if panel._current is not None else None
+            if (grid is None or grid.parent is not panel
+                    or (list(grid.children) == cells
+                        and {w.test_name for w in find_all(screen, "clogged ")} == clogged)):
+                continue  # no gears shown, or the same cells as before the tap
+            checked += 1
+            times = Counter(id(w) for w in laid_out)
+            assert times[id(grid)] <= 1, name
+            assert times[id(panel)] <= 1, name
+            assert times[id(column)] <= 2, name
+    assert checked >= 3, "no tap changed the gears' cells: the test proves nothing"

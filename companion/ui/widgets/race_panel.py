@@ -167,9 +167,22 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         if signature != self._signature:
             self._signature = signature
             self._put_up(signature, view)
-        if self._current is not None and self._current.grid is not None:
-            self._arrange(self._current.grid, view)
+        grid = self._current.grid if self._current is not None else None
+        if grid is not None and self._arrange(grid, view):
+            self._settle(grid)
         self._update(view)
+
+    def _settle(self, grid: GridLayout) -> None:
+        """The gears' grid laid out now, and the panel given the height it takes with it: its
+        cells changed (a new race order, Clogged in or out), so its height may have, and a
+        height left to the frame reaches the column one layout at a time (the grid, then the
+        panel, then the column, then the rulings' box, each laid out again at each step)."""
+        if grid.parent is not self or self.width <= 1:
+            return
+        grid.do_layout()
+        _cancel_layout(grid)
+        self.do_layout()
+        self._trigger_layout.cancel()
 
     def _put_up(self, signature: tuple[object, ...], view: RaceView) -> None:
         """Show the prompt of ``signature``: the one kept from before, else built now."""
@@ -307,9 +320,10 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         self.add_widget(grid)
         return grid
 
-    def _arrange(self, grid: GridLayout, view: RaceView) -> None:
+    def _arrange(self, grid: GridLayout, view: RaceView) -> bool:
         """The drivers' gear cells in ``grid``, in the order of the view's rows (built the
-        first time a driver's cell is asked for), each with Clogged when it may be declared."""
+        first time a driver's cell is asked for), each with Clogged when it may be declared.
+        True when a cell changed or moved."""
         cells = []
         changed = False
         for row in view.gear_rows:
@@ -333,6 +347,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
                 self._current.named = named
         if len(self._cells) > 2 * len(cells) + 8:  # cars of races gone by: drop the rest
             self._cells = {k: c for k, c in self._cells.items() if c in cells}
+        return changed
 
     def _gear_cell(self, row: GearRow) -> GearCell:
         """A driver's cell: the name and "ready" over the four gears (Clogged is put in and
