@@ -132,9 +132,9 @@ class LabelTextures:
         renderer.usersize = _copied(core.usersize)
         renderer.refresh()
         texture = renderer.texture
-        markup = isinstance(renderer, CoreMarkupLabel)
-        if markup and texture is not None:
-            texture.bind()  # markup is rendered now (as Kivy's label does): its references
+        markup = type(renderer) is CoreMarkupLabel
+        if markup and texture is not None:  # rendered now, as Kivy's label renders markup:
+            texture.bind()  # the rendering is what finds its references and anchors
         width, height = texture.size if texture is not None else (0, 0)
         return Kept(texture, bool(renderer.is_shortened), renderer, 4 * width * height,
                     dict(renderer.refs) if markup else {},
