@@ -462,11 +462,6 @@ def _every_word_clear(maps: list[dict], track) -> None:
         assert not problems, "\n".join(problems)
 
 
-ZOOM_LEFT_OUT = {"great-britain": {45}, "south-africa": {20}}
-"""The numbers the map over the whole window still has no clear spot for at 800x480 (each
-is also checked to have none, as on the race screen's map)."""
-
-
 @pytest.fixture(scope="module")
 def zoomed_maps() -> Iterator[list[dict]]:
     """The maps a tap on the race screen's map opens, at 800x480 (a probe process of its
@@ -478,15 +473,15 @@ def zoomed_maps() -> Iterator[list[dict]]:
 @pytest.mark.parametrize("track", BUNDLED, ids=lambda t: t.id)
 def test_the_map_over_the_window_writes_every_number(zoomed_maps: list[dict], track) -> None:
     """Where the race screen's map at 800x480 leaves numbers out, the map a tap opens over
-    the whole window writes them (all but ZOOM_LEFT_OUT), larger, with the same care: every
-    check of :func:`test_every_word_on_the_map_is_clear` holds."""
+    the whole window writes them all (every corner space and every fifth), larger, with the
+    same care: every check of :func:`test_every_word_on_the_map_is_clear` holds."""
     from companion.ui.widgets.map_zoom import TEXT_SCALE
     from companion.ui.widgets.measure import READABLE_PX
 
     maps = [d for d in zoomed_maps if d["track"] == track.id]
     _every_word_clear(maps, track)
     for drawn in maps:
-        assert set(drawn["left_out"]) <= ZOOM_LEFT_OUT.get(track.id, set()), drawn["language"]
+        assert drawn["left_out"] == [], drawn["language"]
         assert drawn["badge"] is None  # no magnifier on the map already magnified
         assert min(drawn["font_sizes"]) >= TEXT_SCALE * READABLE_PX - 0.01
 

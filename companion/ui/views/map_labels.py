@@ -18,8 +18,10 @@ across it, of each other and of the map's edges.
    never more than :data:`MAX_GAP_EM` text heights off the band. A number with no clear spot
    is left out.
 
-A corner space's number crowded out by the markers is placed before them on a second try;
-the plan with the most markers clear, then corner numbers, then numbers wins.
+A number crowded out by the words placed before it is placed before them on the next try
+(up to :data:`_ATTEMPTS` tries): the corner spaces' first, the others once no corner space's is
+left out; the plan with the most markers clear, then corner numbers, then numbers wins (a try
+that writes more numbers but fewer corner spaces' loses: ``tests/ui/test_map_labels.py``).
 
 What is drawn before the words (the band, its lines, the space centres) is the same on every
 try, so :class:`TrackSpots` works out once, lazily, which spots are clear of it; a try only
@@ -64,7 +66,9 @@ _CORNER_TURNS = (0.0, 20.0, -20.0, 40.0, -40.0, 60.0, -60.0, 80.0, -80.0)
 _CORNER_STEPS = (0.0, 0.35, 0.7, 1.05)
 """How far beyond the band a corner marker goes first, in marker heights (then the nearest
 clear spot around its line)."""
-_ATTEMPTS = 3
+_ATTEMPTS = 5
+"""Tries at most (each only when the one before left a number out that a bare track has room
+for): five write every number of every bundled track on the map over the whole window."""
 BAND_STEPS = 4
 """Points per space of the band's centre line (:meth:`MapGeometry.path`), as drawn."""
 _OWN = 3
@@ -417,9 +421,10 @@ def plan_labels(geometry: MapGeometry, bounds: Box,
                  -sum(math.dist(*p.leader) for p in places if p.leader))
         if best is None or score > best[0]:
             best = (score, plan)
-        # A corner number the markers crowded out goes before them next time.
-        missing = [s for s, _w, _h in numbers if s in corner_spaces and s in plan.left_out
-                   and s not in early]
+        # A number the words crowded out goes before them next time: a corner space's
+        # first (the rulings name them), then any.
+        crowded = [s for s, _w, _h in numbers if s in plan.left_out and s not in early]
+        missing = [s for s in crowded if s in corner_spaces] or crowded
         if not missing:
             break
         early += missing

@@ -5,8 +5,8 @@ refuses (a seat's Ready, Undo on the table: the table then sees the ruling, or w
 leaving the race screen (a storage fault's screen, say, is never under it).
 
 Where the small map has no room for a space's number (a dense track at 800x480), this one
-writes it: at 800x480 every corner space and every fifth space of every bundled track but two
-(``tests/ui/test_track_map.py``'s ``ZOOM_LEFT_OUT`` names them).
+writes it: at 800x480 every corner space and every fifth space of every bundled track
+(``tests/ui/test_track_map.py``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,94 @@
+"""Where the map's words go (:func:`companion.ui.views.map_labels.plan_labels`), Kivy-free:
+a number the other words crowd out is placed before them on a later try, the corner spaces'
+numbers first, and a try that writes fewer corner numbers never wins.
+
+The sizes are the app's at 800x480 (the race screen's map and the map a tap opens over the
+whole window), rounded: markers of about 37 x 19.6 px / 46 x 24.5 px, numbers 10 / 13 px tall.
+"""
+
+from __future__ import annotations
+
+import tracks
+from companion.ui.views.map_labels import Plan, plan_labels
+from companion.ui.views.track_shapes import geometry_for
+
+SPACE_LABEL_EVERY = 5  # as companion.ui.widgets.track_map (which imports Kivy)
+
+RACE_SCREEN = {"rect": (4.5, 212.1, 356.6, 210.9), "margin": 28.5,
+               "bounds": (5.5, 213.1, 360.1, 422.0), "marker": (37.0, 19.6),
+               "digit": 8.0, "height": 10.0, "reserved": ((6.5, 398.0, 29.5, 421.0),)}
+"""The race screen's map at 800x480 (its magnifier in the top left corner: reserved)."""
+ZOOMED = {"rect": (5.4, 30.0, 789.2, 444.6), "margin": 40.0,
+          "bounds": (6.4, 31.0, 793.6, 473.6), "marker": (46.2, 24.5),
+          "digit": 9.5, "height": 13.0, "reserved": ()}
+"""The map over the whole window at 800x480."""
+
+
+MEASURED = {
+    ("great-britain", "zoomed"): (
+        [(15, 58.34), (30, 46.21), (37, 46.21), (43, 46.21), (48, 46.21)],
+        {15: 19, 30: 20, 37: 20, 43: 18, 48: 19, 5: 9, 10: 19, 20: 19, 25: 19, 35: 20, 40: 19,
+         45: 19, 50: 19, 55: 19, 60: 19}),
+    ("south-africa", "race screen"): (
+        [(11, 36.43), (19, 38.18), (24, 36.43), (35, 38.18), (46, 38.18), (55, 36.43),
+         (61, 36.43)],
+        {11: 13, 19: 15, 24: 15, 35: 16, 46: 15, 55: 16, 61: 14, 5: 8, 10: 15, 15: 15, 20: 15,
+         25: 15, 30: 16, 40: 15, 45: 15, 50: 16, 60: 16, 65: 16, 70: 15}),
+}
+"""The markers' widths and the numbers' ink widths as the app measured them (en), where the
+outcome hangs on a pixel."""
+
+
+def _plan(track_id: str, size: dict, measured: str = "") -> tuple[Plan, set[int], list[int]]:
+    track = tracks.load_track(track_id)
+    geometry = geometry_for(track_id, track.spaces, *size["rect"], size["margin"])
+    corner_spaces = sorted({c.line_after for c in track.corners})
+    wanted = corner_spaces + [s for s in range(SPACE_LABEL_EVERY, track.spaces + 1,
+                                               SPACE_LABEL_EVERY) if s not in corner_spaces]
+    height = size["marker"][1]
+    if measured:
+        markers, inks = MEASURED[track_id, measured]
+        corners = [(space, width, height) for space, width in markers]
+        numbers = [(s, float(inks[s]), size["height"]) for s in wanted]
+    else:
+        corners = [(c.line_after, *size["marker"]) for c in track.corners]
+        numbers = [(s, size["digit"] * len(str(s)), size["height"]) for s in wanted]
+    plan = plan_labels(geometry, size["bounds"], corners, numbers, reserved=size["reserved"])
+    return plan, set(corner_spaces), wanted
+
+
+def test_a_number_crowded_out_by_a_marker_is_placed_before_the_markers() -> None:
+    """Great Britain over the whole window: the first try puts corner 4's marker where space
+    45's number has its only clear spot; the next places 45 first and the marker elsewhere."""
+    plan, _corners, wanted = _plan("great-britain", ZOOMED, "zoomed")
+    assert plan.left_out == ()
+    assert sorted(plan.numbers) == sorted(wanted)
+    assert all(place.clear for place in plan.corners)
+
+
+def test_every_number_of_every_track_over_the_whole_window() -> None:
+    for track_id in tracks.bundled_track_ids():
+        plan, _corners, _wanted = _plan(track_id, ZOOMED)
+        assert plan.left_out == (), track_id
+        assert all(place.clear for place in plan.corners), track_id
+
+
+def test_the_corner_spaces_go_first_on_the_race_screen() -> None:
+    """South Africa on the race screen: placing every crowded-out number first at once writes
+    more numbers but loses corner 19's; the corner spaces' numbers are tried first, and a
+    plan with fewer of them never wins, whatever else it writes."""
+    plan, corners, wanted = _plan("south-africa", RACE_SCREEN, "race screen")
+    assert 19 in plan.numbers
+    assert set(plan.left_out) & corners <= {46}
+    assert len(plan.numbers) >= len(wanted) - 2  # 20 and 46 left out (before: 20, 25, 45, 46)
+
+
+def test_no_word_overlaps_another() -> None:
+    for size in (RACE_SCREEN, ZOOMED):
+        for track_id in tracks.bundled_track_ids():
+            plan, _corners, _wanted = _plan(track_id, size)
+            boxes = [p.box for p in plan.corners] + list(plan.numbers.values())
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (
+                        track_id, a, b)
