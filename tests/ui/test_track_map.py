@@ -495,6 +495,20 @@ def _drawn_textures(canvas, textures: set[int]) -> list:
             if isinstance(i, Rectangle) and id(getattr(i, "texture", None)) in textures]
 
 
+def _first_visible_disc(drawn: list) -> object:
+    """The first disc drawn in a colour that shows (the map keeps every car's halo and ring,
+    transparent when not wanted: :mod:`companion.ui.widgets.car_marks`)."""
+    from kivy.graphics import Color, Ellipse
+
+    alpha = 1.0
+    for instruction in drawn:
+        if isinstance(instruction, Color):
+            alpha = instruction.a
+        elif isinstance(instruction, Ellipse) and alpha > 0:
+            return instruction
+    raise AssertionError("no disc drawn")
+
+
 @pytest.mark.ui
 @pytest.mark.parametrize("zoomed", [False, True], ids=["race screen", "zoomed"])
 def test_a_car_never_hides_the_words_beside_its_spot(ui, zoomed: bool) -> None:
@@ -539,7 +553,7 @@ def test_a_car_never_hides_the_words_beside_its_spot(ui, zoomed: bool) -> None:
                 here if c.id == car.id else replace(c, on_track=False) for c in state.cars))
             track_map.redraw()
             drawn = list(track_map.canvas.children)
-            disc = next(i for i in drawn if isinstance(i, Ellipse))  # the car, drawn first
+            disc = _first_visible_disc(drawn)  # the car (its halo and ring: transparent)
             (x, y), (w, h) = disc.pos, disc.size
             again = _drawn_textures(track_map.canvas, textures)
             for texture, box in words:
@@ -577,3 +591,43 @@ def test_a_text_s_ink_is_read_back_once(ui, monkeypatch) -> None:
     track_map.redraw()
     assert reads == []
     assert len(track_map.texts) > 20  # the words were drawn
+
+
+@pytest.mark.ui
+def test_the_cars_are_moved_in_place(ui) -> None:
+    """A tap that moves cars moves their marks: the same canvas instructions, not new ones
+    (freeing drawn instructions costs a tap more than drawing them), the canvas no longer
+    after a dozen taps than the cars and the words they reach; each car's colour where the
+    engine has it, the halo on the cars just moved and the ring on the car to play only."""
+    from companion.ui.widgets.car_marks import HALO_ALPHA
+
+    app = ui.app
+    _race(ui, "usa")
+    track_map = app.sm.current_screen.ids.map
+    marks = list(track_map._cars._marks)
+    kept = [id(getattr(m, f)) for m in marks for f in vars(m)]
+    assert len(marks) == len(app.controller.state.cars)
+    longest = 0
+    moves = 0
+    for _ in range(14):
+        before = dict(track_map.marker_positions)
+        ui.player.step()
+        ui.pump(2)
+        moves += track_map.marker_positions != before
+        assert [id(getattr(m, f)) for m in track_map._cars._marks for f in vars(m)] == kept
+        longest = max(longest, len(track_map.canvas.children))
+        state = app.controller.state
+        for car, mark in zip(state.cars, track_map._cars._marks, strict=True):
+            shown = car.on_track
+            assert (mark.fill_colour.a > 0) == shown, car.id
+            if not shown:
+                continue
+            x, y = track_map.marker_positions[car.id]
+            fx, fy = mark.fill.pos
+            fw, fh = mark.fill.size
+            assert abs(fx + fw / 2 - x) < 0.01 and abs(fy + fh / 2 - y) < 0.01, car.id
+            assert mark.halo_colour.a == (HALO_ALPHA if car.id in track_map.moved else 0.0)
+            assert (mark.ring_colour.a > 0) == (car.id == track_map.current), car.id
+    assert moves >= 3  # cars did move (else the test proves nothing)
+    words = len(track_map.words_over_cars)
+    assert longest <= 8 * len(marks) + 12 * max(words, 3)  # (8 instructions a car)

@@ -66,6 +66,7 @@ from ..views.map_labels import (
 )
 from ..views.names import COLOUR_RGB
 from ..views.track_shapes import MapGeometry, geometry_for
+from .car_marks import HALO, RING_GAP, TURN_RING_WIDTH, CarMarks, CarSpot
 from .measure import READABLE_PX
 
 
@@ -231,6 +232,7 @@ class TrackMap(Widget):  # type: ignore[misc]
         self._static_key: tuple[object, ...] | None = None
         self._cars_key: tuple[object, ...] | None = None
         self._fbo: Any = None
+        self._cars = CarMarks(self.canvas)
         self.words_over_cars: list[str] = []
         """The words drawn again over the cars at the last redraw (``space 5``, ``corner 2``;
         for the tests)."""
@@ -257,7 +259,7 @@ class TrackMap(Widget):  # type: ignore[misc]
         theme change."""
         state: RaceState | None = self.state
         if state is None or self.width < 20 or self.height < 20:
-            self.canvas.clear()
+            self._cars.clear()
             self.marker_positions = {}
             self._cars_key = None
             return
@@ -269,7 +271,6 @@ class TrackMap(Widget):  # type: ignore[misc]
         if cars_key == self._cars_key:
             return
         self._cars_key = cars_key
-        self.canvas.clear()
         self.marker_positions = {}
         if key != self._static_key:
             self.geometry = self._fit(state.track)
@@ -455,52 +456,40 @@ class TrackMap(Widget):  # type: ignore[misc]
                   pos=(round(cx - (x0 + x1) / 2), round(cy - (y0 + y1) / 2)))
 
     def _draw_cars(self, state: RaceState, app: Any) -> None:
+        """Every car on its spot (:class:`.car_marks.CarMarks`: moved in place), then the words
+        a car reaches drawn again over the cars."""
         track = state.track
         geometry = self.geometry
         assert geometry is not None
         self.words_over_cars = []
         reaches: list[Box] = []
-        with self.canvas:
-            radius = max(4.5, min(geometry.band * 0.42, 9.0 * self.text_scale))
-            for car in state.cars:
-                if not car.on_track:
-                    continue
-                space = track.space_of(car.distance)
-                lane = race_line_lane(track, space)
-                if not car.race_line:
-                    lane = 3 - lane
-                x, y = geometry.spot(space, lane)
-                self.marker_positions[car.id] = (x, y)
-                reach = radius + 1.5
-                if car.id in self.moved:
-                    reach = radius + 5
-                if car.id == self.current:
-                    reach = max(reach, radius + 4 + 2.2)
-                reaches.append((x - reach, y - reach, x + reach, y + reach))
-                if car.id in self.moved:
-                    Color(*app.c_accent[:3], 0.45)
-                    Ellipse(pos=(x - radius - 5, y - radius - 5),
-                            size=(2 * radius + 10, 2 * radius + 10))
-                if car.id == self.current:
-                    Color(*app.c_accent)
-                    Line(circle=(x, y, radius + 4), width=2.2)
-                Color(*app.c_fg)
-                colour = (*COLOUR_RGB.get(car.id, (0.5, 0.5, 0.5)), 1)
-                if car.legend:
-                    Rectangle(pos=(x - radius - 1, y - radius - 1),
-                              size=(2 * radius + 2, 2 * radius + 2))
-                    Color(*colour)
-                    Rectangle(pos=(x - radius + 1, y - radius + 1),
-                              size=(2 * radius - 2, 2 * radius - 2))
-                else:
-                    Ellipse(pos=(x - radius - 1.5, y - radius - 1.5),
-                            size=(2 * radius + 3, 2 * radius + 3))
-                    Color(*colour)
-                    Ellipse(pos=(x - radius, y - radius), size=(2 * radius, 2 * radius))
-            for box, name, draw in self._drawn_words:
-                if any(_overlap(box, car) for car in reaches):
-                    draw(app)
-                    self.words_over_cars.append(name)
+        spots = []
+        radius = max(4.5, min(geometry.band * 0.42, 9.0 * self.text_scale))
+        for car in state.cars:
+            colour = (*COLOUR_RGB.get(car.id, (0.5, 0.5, 0.5)), 1.0)
+            if not car.on_track:
+                spots.append(CarSpot(car.id, car.legend, False, 0.0, 0.0, False, False, colour))
+                continue
+            space = track.space_of(car.distance)
+            lane = race_line_lane(track, space)
+            if not car.race_line:
+                lane = 3 - lane
+            x, y = geometry.spot(space, lane)
+            self.marker_positions[car.id] = (x, y)
+            moved, current = car.id in self.moved, car.id == self.current
+            reach = radius + 1.5
+            if moved:
+                reach = radius + HALO
+            if current:
+                reach = max(reach, radius + RING_GAP + TURN_RING_WIDTH)
+            reaches.append((x - reach, y - reach, x + reach, y + reach))
+            spots.append(CarSpot(car.id, car.legend, True, x, y, moved, current, colour))
+        again = []
+        for box, name, draw in self._drawn_words:
+            if any(_overlap(box, car) for car in reaches):
+                again.append(partial(draw, app))
+                self.words_over_cars.append(name)
+        self._cars.place(spots, radius, self._static_key or (), app.c_accent, app.c_fg, again)
 
 
 def _overlap(a: Box, b: Box) -> bool:
