@@ -77,3 +77,42 @@ def test_a_disabled_box_swallows_a_touch_on_it() -> None:
     assert box.dispatch("on_touch_down", _touch(*right.center))
     assert asked == []
     assert not box.dispatch("on_touch_down", _touch(500, 500))  # not on it: not taken
+
+
+def test_a_panel_that_fits_hands_a_tap_straight_to_its_button(ui) -> None:
+    """The race screen's panel scrolls only when its buttons do not fit. While they fit, a
+    tap goes straight to the button under it: the scroller asks for no scroll gesture and
+    grabs no touch (Kivy would dispatch a grabbed touch's release to it once more). When the
+    panel does scroll, the scroller is Kivy's again, and a tap still presses the button."""
+    from kivy.uix.scrollview import ScrollView
+    from spies import calls_to
+
+    from companion.ui.demo.player import TAP_GAP_S, TablePlayer, tap_screen
+    from companion.ui.demo.table_shots import start
+    from companion.ui.widgets.lookup import find
+
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomew"), 2)
+    ui.pump(2)
+    screen = app.sm.current_screen
+    scroller = screen.ids.panel_box
+    assert not scroller.do_scroll_y  # two drivers' gears fit
+
+    def tap(name: str) -> tuple[list[str], list[Any]]:
+        button = find(screen, name)
+        released: list[str] = []
+        grabbed: list[Any] = []
+        button.fbind("on_release", lambda _b: released.append(name))
+        TablePlayer.last_tap += TAP_GAP_S
+        with calls_to(ScrollView, "on_scroll_start", grabbed.append):
+            tap_screen(*button.to_window(*button.center), at=TablePlayer.last_tap)
+        ui.pump(2)
+        return released, grabbed
+
+    released, asked = tap("gear red 2")
+    assert released == ["gear red 2"] and asked == []
+    assert app.controller.state.planned.get("red") == 2
+    scroller.do_scroll_y = True  # as when a busy React does not fit
+    released, asked = tap("gear red 3")
+    assert released == ["gear red 3"] and asked == [scroller]
+    assert app.controller.state.planned.get("red") == 3

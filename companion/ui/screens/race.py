@@ -26,7 +26,7 @@ from ..widgets.race_panel import RacePanel  # noqa: F401 - used by race.kv
 from ..widgets.race_table import RaceTable  # noqa: F401 - used by race.kv
 from ..widgets.ruling_box import RulingBox  # noqa: F401 - used by race.kv
 from ..widgets.tint import TintBtn  # noqa: F401 - used by race.kv
-from ..widgets.touch_box import TouchBox  # noqa: F401 - used by race.kv
+from ..widgets.touch_box import FitScroller, TouchBox  # noqa: F401 - used by race.kv
 from ..widgets.touch_gate import PromptGate
 from ..widgets.track_map import TrackMap  # noqa: F401 - used by race.kv
 from .base import BaseScreen
