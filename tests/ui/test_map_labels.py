@@ -1,4 +1,4 @@
-"""Where the map's words go (:func:`companion.ui.views.map_labels.plan_labels`), Kivy-free:
+"""Where the map's words go (:func:`companion.ui.views.map_labels.plan_labels`, Kivy-free):
 a number the other words crowd out is placed before them on a later try, the corner spaces'
 numbers first, and a try that writes fewer corner numbers never wins.
 
@@ -11,8 +11,7 @@ from __future__ import annotations
 import tracks
 from companion.ui.views.map_labels import Plan, plan_labels
 from companion.ui.views.track_shapes import geometry_for
-
-SPACE_LABEL_EVERY = 5  # as companion.ui.widgets.track_map (which imports Kivy)
+from companion.ui.widgets.track_map import labelled_spaces
 
 RACE_SCREEN = {"rect": (4.5, 212.1, 356.6, 210.9), "margin": 28.5,
                "bounds": (5.5, 213.1, 360.1, 422.0), "marker": (37.0, 19.6),
@@ -42,9 +41,8 @@ outcome hangs on a pixel."""
 def _plan(track_id: str, size: dict, measured: str = "") -> tuple[Plan, set[int], list[int]]:
     track = tracks.load_track(track_id)
     geometry = geometry_for(track_id, track.spaces, *size["rect"], size["margin"])
-    corner_spaces = sorted({c.line_after for c in track.corners})
-    wanted = corner_spaces + [s for s in range(SPACE_LABEL_EVERY, track.spaces + 1,
-                                               SPACE_LABEL_EVERY) if s not in corner_spaces]
+    corner_spaces = {c.line_after for c in track.corners}
+    wanted = labelled_spaces(track)  # the corner spaces first, as the map asks
     height = size["marker"][1]
     if measured:
         markers, inks = MEASURED[track_id, measured]
@@ -54,7 +52,7 @@ def _plan(track_id: str, size: dict, measured: str = "") -> tuple[Plan, set[int]
         corners = [(c.line_after, *size["marker"]) for c in track.corners]
         numbers = [(s, size["digit"] * len(str(s)), size["height"]) for s in wanted]
     plan = plan_labels(geometry, size["bounds"], corners, numbers, reserved=size["reserved"])
-    return plan, set(corner_spaces), wanted
+    return plan, corner_spaces, wanted
 
 
 def test_a_number_crowded_out_by_a_marker_is_placed_before_the_markers() -> None:

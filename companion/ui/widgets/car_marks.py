@@ -27,6 +27,7 @@ RING_GAP = 4.0
 TURN_RING_WIDTH = 2.2
 """... drawn this wide."""
 HALO_ALPHA = 0.45
+"""The halo's opacity (in the accent colour): the car under it stays in sight."""
 
 
 @dataclass(frozen=True)

@@ -160,9 +160,13 @@ class _Marker:
         """The square's height (and the ring's)."""
         self.number_label = _label(str(number), size, app.c_accent_fg, bold=True)
         self.limit_label = _label(str(limit), size, app.c_fg, bold=True)
-        x0, y0, x1, y1 = label_ink(self.number_label)
+        self.number_ink = label_ink(self.number_label)
+        """Where the number's glyphs are inked (:func:`ink_box`): found once, used at every
+        drawing of the marker, over the cars too."""
+        self.limit_ink = label_ink(self.limit_label)
+        x0, y0, x1, y1 = self.number_ink
         self.square = max(self.box, x1 - x0 + 4)
-        x0, y0, x1, y1 = label_ink(self.limit_label)
+        x0, y0, x1, y1 = self.limit_ink
         # The ink's corners inside the ring's line: (w/2 / a)^2 + (h/2 / b)^2 <= 1.
         b = self.box / 2 - RING_WIDTH - 0.5
         room = 1 - ((y1 - y0) / 2 / b) ** 2
@@ -436,21 +440,23 @@ class TrackMap(Widget):  # type: ignore[misc]
         high = marker.box
         Color(*app.c_accent)
         Rectangle(pos=(left, bottom), size=(marker.square, high))
-        self._draw_label(marker.number_label, left + marker.square / 2, bottom + high / 2,
-                         again)
+        self._draw_label(marker.number_label, marker.number_ink, left + marker.square / 2,
+                         bottom + high / 2, again)
         ring = left + marker.square + 2
         Color(*app.c_bg)
         Ellipse(pos=(ring, bottom), size=(marker.ring, high))
         Color(*app.c_warn)
         Line(ellipse=(ring, bottom, marker.ring, high), width=RING_WIDTH)
-        self._draw_label(marker.limit_label, ring + marker.ring / 2, bottom + high / 2, again)
+        self._draw_label(marker.limit_label, marker.limit_ink, ring + marker.ring / 2,
+                         bottom + high / 2, again)
         return left + marker.square + 1, bottom + high / 2
 
-    def _draw_label(self, label: Any, cx: float, cy: float, again: bool = False) -> None:
-        """``label`` with the middle of its ink at (``cx``, ``cy``)."""
+    def _draw_label(self, label: Any, ink: tuple[int, int, int, int], cx: float, cy: float,
+                    again: bool = False) -> None:
+        """``label`` with the middle of its ``ink`` at (``cx``, ``cy``)."""
         if not again:
             self.texts.append((label.text, label.options["font_size"]))
-        x0, y0, x1, y1 = label_ink(label)
+        x0, y0, x1, y1 = ink
         Color(1, 1, 1, 1)
         Rectangle(texture=label.texture, size=label.texture.size,
                   pos=(round(cx - (x0 + x1) / 2), round(cy - (y0 + y1) / 2)))
