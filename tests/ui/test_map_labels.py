@@ -1,6 +1,7 @@
 """Where the map's words go (:func:`companion.ui.views.map_labels.plan_labels`, Kivy-free):
 a number the other words crowd out is placed before them on a later try, the corner spaces'
-numbers first, and a try that writes fewer corner numbers never wins.
+numbers first, and a try that writes fewer corner numbers never wins; a number still with no
+room beside its space is joined to it by a leader.
 
 The sizes are the app's at 800x480 (the race screen's map and the map a tap opens over the
 whole window), rounded: markers of about 37 x 19.6 px / 46 x 24.5 px, numbers 10 / 13 px tall.
@@ -8,8 +9,11 @@ whole window), rounded: markers of about 37 x 19.6 px / 46 x 24.5 px, numbers 10
 
 from __future__ import annotations
 
+import math
+
 import tracks
-from companion.ui.views.map_labels import Plan, plan_labels
+from companion.ui.views.map_clearance import point_box, segment_box
+from companion.ui.views.map_labels import MAX_GAP_EM, Plan, plan_labels
 from companion.ui.views.track_shapes import geometry_for
 from companion.ui.widgets.track_map import labelled_spaces
 
@@ -90,3 +94,34 @@ def test_no_word_overlaps_another() -> None:
                 for b in boxes[i + 1:]:
                     assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (
                         track_id, a, b)
+
+
+def test_a_number_with_no_room_beside_its_space_is_joined_to_it_by_a_leader() -> None:
+    """España on the race screen: the corner spaces 85 and 95 have no clear spot beside their
+    band once the markers are down; each sits a little further off, joined to its space by a
+    leader from the band's edge to the number, crossing no other word."""
+    plan, corners, _wanted = _plan("espana", RACE_SCREEN)
+    track = tracks.load_track("espana")
+    geometry = geometry_for("espana", track.spaces, *RACE_SCREEN["rect"], RACE_SCREEN["margin"])
+    assert {85, 95} <= set(plan.leaders) <= set(plan.numbers)
+    assert not set(plan.leaders) & set(plan.left_out)
+    words = [p.box for p in plan.corners] + list(plan.numbers.values())
+    for space, (start, end) in plan.leaders.items():
+        box = plan.numbers[space]
+        centre = geometry.centre(space)
+        assert abs(math.dist(start, centre) - geometry.band / 2) < 1e-6  # at its band's edge
+        assert point_box(end, box) < 1e-6  # touching its number
+        # away from its space: beside it (at most MAX_GAP_EM off the band) was no room
+        assert point_box(centre, box) - geometry.band / 2 > MAX_GAP_EM * RACE_SCREEN["height"] \
+            or min(range(1, track.spaces + 1),
+                   key=lambda s: math.dist(geometry.centre(s), _middle(box))) != space
+        for other in words:
+            if other != box:
+                assert segment_box(start, end, other) > 1.0, (space, other)
+    # Of the corner spaces, only 92 is left out: its Corner Line and its neighbours' words
+    # wall it in (the map a tap opens writes it).
+    assert set(plan.left_out) & corners <= {92}
+
+
+def _middle(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2

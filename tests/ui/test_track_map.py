@@ -166,6 +166,9 @@ NEAR_EM = 1.5
 LEADER_EM = 5.0
 """A corner marker away from its Corner Line is joined to it by a leader at most this many
 marker heights long."""
+NUMBER_LEADER_EM = 3.5
+"""A space number away from its space is joined to it by a leader at most this many of the
+number's heights long."""
 
 Box = tuple[float, float, float, float]
 
@@ -245,6 +248,63 @@ def _line_gap(line: dict, box: Box) -> float:
     return min((_segment_box(a, b, box) for a, b in near), default=math.inf) - reach
 
 
+def _number_leaders(drawn: dict, band: dict, numbers: list[dict]) -> dict[str, dict]:
+    """Number -> the straight line from the band's edge at a space's centre to the number's
+    ink (a number's leader), for the numbers that have one."""
+    found = {}
+    for line in drawn["lines"]:
+        if line["closed"] or len(line["points"]) != 2:
+            continue
+        start, end = line["points"]
+        on_edge = any(abs(math.dist(start, c) - drawn["band"] / 2) < 1.0
+                      for c in drawn["centres"])
+        ending = [t["text"] for t in numbers if _point_box(end, t["box"]) < 1.5]
+        if on_edge and len(ending) == 1:
+            found[ending[0]] = line
+    return found
+
+
+def _leader_problems(label: str, leader: dict, space: int, drawn: dict, band: dict,
+                     box: Box, shapes: list[Box]) -> list[str]:
+    """What is wrong with a space number's leader: it must start at the band's edge at its own
+    space, be short, and cross no other leg of the band, no other line and no marker."""
+    centres = drawn["centres"]
+    start, end = leader["points"]
+    problems = []
+    if abs(math.dist(start, centres[space - 1]) - drawn["band"] / 2) >= 1.0:
+        problems.append(f"{label}'s leader starts away from its space")
+    height = box[3] - box[1]
+    if math.dist(start, end) > NUMBER_LEADER_EM * height:
+        problems.append(f"{label}'s leader is {math.dist(start, end):.0f} px long")
+    n = len(centres)
+    own = {space, space % n + 1, (space - 2) % n + 1}
+    reach = band["half_width"] + leader["half_width"] + CLEAR
+    steps = max(2, int(math.dist(start, end)))
+    for k in range(steps + 1):
+        p = (start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps)
+        on_band = min(_point_segment(p, a, b) for a, b in _segments(band)) < reach
+        nearest = min(range(n), key=lambda i: math.dist(p, centres[i])) + 1
+        if on_band and nearest not in own:
+            problems.append(f"{label}'s leader crosses the band at space {nearest}")
+            break
+    others = [line for line in drawn["lines"] if not line["closed"] and line is not leader
+              and math.dist(*line["points"][:2]) > drawn["band"] * 1.05]  # beyond the band
+    for line in others:
+        if any(_segment_segment(start, end, a, b) < line["half_width"] + leader["half_width"]
+               for a, b in _segments(line)):
+            problems.append(f"{label}'s leader crosses a line")
+    if any(_segment_box(start, end, shape) < leader["half_width"] for shape in shapes):
+        problems.append(f"{label}'s leader crosses a marker")
+    return problems
+
+
+def _segment_segment(a, b, c, d) -> float:
+    if _cross(a, b, c, d):
+        return 0.0
+    return min(_point_segment(a, c, d), _point_segment(b, c, d), _point_segment(c, a, b),
+               _point_segment(d, a, b))
+
+
 def map_problems(drawn: dict, expected_spaces: set[int], corner_spaces: set[int]) -> list[str]:
     """Everything wrong with the words of one map as drawn (see the section's comment)."""
     from companion.ui.widgets.measure import READABLE_PX
@@ -321,10 +381,14 @@ def map_problems(drawn: dict, expected_spaces: set[int], corner_spaces: set[int]
         if not joined:
             problems.append(f"{where}: corner {number}'s marker is away from its line, "
                             f"with no leader to it")
-    # No text over another text, over a marker (but its own), or over any line drawn.
+    # A number away from its space: its leader, from the band at its own space to the number.
+    number_leaders = _number_leaders(drawn, band, [texts[i] for i in numbers])
+    # No text over another text, over a marker (but its own), or over any line drawn (but its
+    # own leader).
     for index, text in enumerate(texts):
         box = text["box"]
         label = f"{where}: text {text['text']!r} at {[round(v) for v in box]}"
+        own_leader = number_leaders.get(text["text"])
         for other in texts[index + 1:]:
             if _box_gap(box, other["box"]) < CLEAR:
                 problems.append(f"{label} touches text {other['text']!r}")
@@ -333,7 +397,7 @@ def map_problems(drawn: dict, expected_spaces: set[int], corner_spaces: set[int]
             if m != own and any(_box_gap(box, shape) < CLEAR for shape in shapes):
                 problems.append(f"{label} touches corner {m + 1}'s marker")
         for line in lines:
-            if _line_gap(line, box) < CLEAR:
+            if line is not own_leader and _line_gap(line, box) < CLEAR:
                 kind = "the track band" if line is band else "a line"
                 problems.append(f"{label} touches {kind}")
     # Space numbers: the expected ones, once, each nearer its space than any other.
@@ -347,6 +411,11 @@ def map_problems(drawn: dict, expected_spaces: set[int], corner_spaces: set[int]
             problems.append(f"{label} is not a space the map numbers, or drawn twice")
             continue
         seen.add(space)
+        leader = number_leaders.get(text["text"])
+        if leader is not None:
+            problems += _leader_problems(label, leader, space, drawn, band, text["box"],
+                                         [*squares, *discs, *rings])
+            continue
         middle = _centre(text["box"])
         nearest = min(range(len(centres)), key=lambda i: math.dist(middle, centres[i])) + 1
         if nearest != space:

@@ -15,13 +15,17 @@ across it, of each other and of the map's edges.
    turned along the track (where it is not wedged against another leg of the track, if it
    can), else the clear spot nearest the band of all around it; never
    nearer another space's centre than its own (it would read as that space's number) and
-   never more than :data:`MAX_GAP_EM` text heights off the band. A number with no clear spot
-   is left out.
+   never more than :data:`MAX_GAP_EM` text heights off the band.
+3. **A number still left out** (the map is small and crowded: España on the race screen) sits
+   up to :data:`LEADER_NUMBER_EM` text heights off the band, the nearest clear spot, joined to
+   its space by a thin leader (:attr:`Plan.leaders`) that crosses nothing drawn: not the band,
+   a line, a word or another leader. A number with no such spot is left out.
 
 A number crowded out by the words placed before it is placed before them on the next try
 (up to :data:`_ATTEMPTS` tries): the corner spaces' first, the others once no corner space's is
 left out; the plan with the most markers clear, then corner numbers, then numbers wins (a try
-that writes more numbers but fewer corner spaces' loses: ``tests/ui/test_map_labels.py``).
+that writes more numbers but fewer corner spaces' loses: ``tests/ui/test_map_labels.py``);
+the numbers it leaves out are then given leaders (step 3), corner spaces' first.
 
 What is drawn before the words (the band, its lines, the space centres) is the same on every
 try, so :class:`TrackSpots` works out once, lazily, which spots are clear of it; a try only
@@ -33,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
 from .map_clearance import TRACK, Box, Centres, Clearance, Point, pairs, point_box
@@ -66,6 +70,9 @@ _CORNER_TURNS = (0.0, 20.0, -20.0, 40.0, -40.0, 60.0, -60.0, 80.0, -80.0)
 _CORNER_STEPS = (0.0, 0.35, 0.7, 1.05)
 """How far beyond the band a corner marker goes first, in marker heights (then the nearest
 clear spot around its line)."""
+LEADER_NUMBER_EM = 3.0
+"""A number with no clear spot beside its space may sit this many text heights off the band,
+joined to its space by a leader."""
 _ATTEMPTS = 5
 """Tries at most (each only when the one before left a number out that a bare track has room
 for): five write every number of every bundled track on the map over the whole window."""
@@ -99,6 +106,9 @@ class Plan:
     """Space -> the box of its number's ink, for the numbers drawn."""
     left_out: tuple[int, ...]
     """Spaces whose number found no clear spot."""
+    leaders: dict[int, tuple[Point, Point]] = field(default_factory=dict)
+    """Space -> a line from the edge of its band to its number, for a number that sits away
+    from its space (step 3 of the module's order)."""
 
 
 T = TypeVar("T")
@@ -161,6 +171,8 @@ class TrackSpots:
         band = geometry.band
         self.legs = Clearance(cell=max(8.0, geometry.band))
         """The band again, each piece owned by its space (to tell other legs from one's own)."""
+        self.lines = Clearance(cell=max(8.0, geometry.band))
+        """The lines that reach beyond the band (the Corner Lines and the finish line)."""
         path = geometry.path(BAND_STEPS)
         self._path = Centres(path, cell=max(8.0, band))
         """The band's centre line: a box near one of its points is on the band (a quick
@@ -184,8 +196,10 @@ class TrackSpots:
     def _add_line(self, line_after: int, reach: float, half_width: float, owner: int) -> None:
         (x, y), (nx, ny) = self.geometry.line_after(line_after)
         r = self.geometry.band * reach
-        self.track.add_segment((x - nx * r, y - ny * r), (x + nx * r, y + ny * r), half_width,
-                               owner)
+        ends = (x - nx * r, y - ny * r), (x + nx * r, y + ny * r)
+        self.track.add_segment(*ends, half_width, owner)
+        if reach > 0.5:
+            self.lines.add_segment(*ends, half_width, owner)
 
     def _clear(self, box: Box, ignore: frozenset[int] = frozenset()) -> bool:
         """Nothing drawn before the words comes within the gap of ``box``."""
@@ -272,6 +286,30 @@ class TrackSpots:
                 wedged.append(box)
         yield from wedged
         yield from filter(fits, grid())
+
+    def led_number_spots(self, space: int, width: float,
+                         height: float) -> Iterator[tuple[Box, tuple[Point, Point]]]:
+        """Spots for a number away from its space (nearest first), each with its leader from
+        the edge of the band at the space to the nearest point of the number's box: the box
+        clear of the track and the leader crossing nothing drawn before the words."""
+        g = self.geometry
+        anchor = g.centre(space)
+        edge = g.band / 2
+        reach = edge + self.gap + LEADER_NUMBER_EM * height
+        own = frozenset({space, (space - 2) % g.spaces + 1})  # the band either side of it
+        for box in self._around(anchor, width, height, reach, max(2.0, height / 3),
+                                key=lambda b: point_box(anchor, b), least=edge + self.gap):
+            if not self._clear(box):
+                continue
+            end = (min(max(anchor[0], box[0]), box[2]), min(max(anchor[1], box[1]), box[3]))
+            length = math.dist(anchor, end)
+            ux, uy = (end[0] - anchor[0]) / length, (end[1] - anchor[1]) / length
+            leader = ((anchor[0] + ux * edge, anchor[1] + uy * edge), end)
+            # It leaves its own space's band and touches no other leg and no line.
+            if (length > edge + _LEADER_FREE
+                    and self.legs.segment_clear(*leader, LEADER_WIDTH, 1.0, ignore=own)
+                    and self.lines.segment_clear(*leader, LEADER_WIDTH, 1.0)):
+                yield box, leader
 
     # --- corner markers --------------------------------------------------------------------
 
@@ -365,11 +403,12 @@ class LabelPlanner:
         for place, _crosses in self.spots.marker_spots(line_after, width, height):
             if self.words.box_clear(place.box, gap) and TrackSpots._leader_clear(
                     place, self.words, mine):
-                return self._take_corner(line_after, place)
-        return self._take_corner(line_after,
+                return self.take_corner(line_after, place)
+        return self.take_corner(line_after,
                                  self.spots.first_marker_spot(line_after, width, height))
 
-    def _take_corner(self, line_after: int, place: CornerPlace) -> CornerPlace:
+    def take_corner(self, line_after: int, place: CornerPlace) -> CornerPlace:
+        """Marks ``place`` (a marker and its leader) as taken."""
         self.words.add_box(place.box)
         if place.leader is not None:
             self.words.add_segment(*place.leader, LEADER_WIDTH, owner=line_after)
@@ -394,6 +433,19 @@ class LabelPlanner:
         return None
 
 
+    def led_space(self, space: int, width: float,
+                  height: float) -> tuple[Box, tuple[Point, Point]] | None:
+        """A clear spot away from ``space`` for its number and its leader, or None."""
+        gap = self.spots.gap
+        for box, leader in self.spots.led_number_spots(space, width, height):
+            if (self.words.box_clear(box, gap)
+                    and self.words.segment_clear(*leader, LEADER_WIDTH, 1.0)):
+                self.words.add_box(box)
+                self.words.add_segment(*leader, LEADER_WIDTH, owner=-space)
+                return box, leader
+        return None
+
+
 def plan_labels(geometry: MapGeometry, bounds: Box,
                 corners: Sequence[tuple[int, float, float]],
                 numbers: Sequence[tuple[int, float, float]], gap: float = GAP,
@@ -404,6 +456,7 @@ def plan_labels(geometry: MapGeometry, bounds: Box,
     spots = TrackSpots(geometry, bounds, [c[0] for c in corners], gap)
     corner_spaces = {c[0] for c in corners}
     wanted = [s for s, _w, _h in numbers]
+    asked = list(numbers)
     # A number with no spot on the bare track has none once words are down.
     numbers = [n for n in numbers if next(iter(spots.number_spots(*n)), None) is not None]
     best: tuple[tuple[float, ...], Plan] | None = None
@@ -429,4 +482,26 @@ def plan_labels(geometry: MapGeometry, bounds: Box,
             break
         early += missing
     assert best is not None
-    return best[1]
+    return _led(spots, best[1], [c[0] for c in corners], asked, reserved)
+
+
+def _led(spots: TrackSpots, plan: Plan, corner_lines: Sequence[int],
+         numbers: Sequence[tuple[int, float, float]], reserved: Sequence[Box]) -> Plan:
+    """``plan`` with the numbers it leaves out placed away from their spaces, with leaders
+    where they find room (in the order asked: the corner spaces' first)."""
+    if not plan.left_out:
+        return plan
+    planner = LabelPlanner(spots)
+    for box in [*reserved, *plan.numbers.values()]:
+        planner.words.add_box(box)
+    for place, line_after in zip(plan.corners, corner_lines, strict=True):
+        planner.take_corner(line_after, place)
+    boxes = dict(plan.numbers)
+    leaders: dict[int, tuple[Point, Point]] = {}
+    for space, width, height in numbers:
+        if space in plan.left_out:
+            found = planner.led_space(space, width, height)
+            if found is not None:
+                boxes[space], leaders[space] = found
+    return replace(plan, numbers=boxes, leaders=leaders,
+                   left_out=tuple(s for s in plan.left_out if s not in boxes))

@@ -9,10 +9,12 @@ corner and every fifth space (as the rulings say "space 23"), and every car on i
 spot: a disc for a driver, a square for a Legend, a ring around the car whose turn it is and a
 halo around the cars the last input moved (``moved``). Where the markers and numbers go is
 :func:`companion.ui.views.map_labels.plan_labels`'s: clear of the track and of each other, a
-number left out rather than drawn over something. A car is drawn bigger than its lane (to be
-seen from across the table) and may reach over the words beside its spot: a word a car
-overlaps is drawn again over the cars (a number on a backing of the map's colour, a corner's
-marker whole), so the space a car stands on keeps its number in sight.
+number with no room beside its space a little further off, joined to it by a thin leader of
+the numbers' colour (a corner marker's is dashed, in the ring's colour), else left out rather
+than drawn over something. A car is drawn bigger than its lane (to be seen from across the
+table) and may reach over the words beside its spot: a word a car overlaps is drawn again
+over the cars (a number on a backing of the map's colour, a corner's marker whole), so the
+space a car stands on keeps its number in sight.
 
 The track (a few hundred canvas instructions) is drawn once into an :class:`~kivy.graphics.Fbo`
 and shown as one textured rectangle, redrawn only when the size, track, theme or text size
@@ -370,6 +372,10 @@ class TrackMap(Widget):  # type: ignore[misc]
         for space, (left, bottom, right, top) in plan.numbers.items():
             label = numbers[space]
             x0, y0, _x1, _y1 = inks[space]
+            if space in plan.leaders:
+                (ax, ay), (bx, by) = plan.leaders[space]
+                Color(*app.c_muted)
+                Line(points=[ax, ay, bx, by], width=LEADER_WIDTH)
             self.texts.append((str(space), number_size))
             self.space_labels[space] = ((left + right) / 2, (bottom + top) / 2)
             Color(1, 1, 1, 1)
