@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 
 import tracks
-from companion.ui.views.map_clearance import point_box, segment_box
-from companion.ui.views.map_labels import MAX_GAP_EM, Plan, plan_labels
+from companion.ui.views.map_clearance import pairs, point_box, point_segment, segment_box
+from companion.ui.views.map_labels import BAND_STEPS, MAX_GAP_EM, Plan, plan_labels
 from companion.ui.views.track_shapes import geometry_for
 from companion.ui.widgets.track_map import labelled_spaces
 
@@ -99,28 +99,35 @@ def test_no_word_overlaps_another() -> None:
 def test_a_number_with_no_room_beside_its_space_is_joined_to_it_by_a_leader() -> None:
     """España on the race screen: the corner spaces 85 and 95 have no clear spot beside their
     band once the markers are down; each sits a little further off, joined to its space by a
-    leader from the band's edge to the number, crossing no other word."""
+    leader from the band by that space to the number, crossing no other word."""
     plan, corners, _wanted = _plan("espana", RACE_SCREEN)
     track = tracks.load_track("espana")
     geometry = geometry_for("espana", track.spaces, *RACE_SCREEN["rect"], RACE_SCREEN["margin"])
     assert {85, 95} <= set(plan.leaders) <= set(plan.numbers)
     assert not set(plan.leaders) & set(plan.left_out)
+    centre_line = geometry.path(BAND_STEPS)
     words = [p.box for p in plan.corners] + list(plan.numbers.values())
     for space, (start, end) in plan.leaders.items():
         box = plan.numbers[space]
         centre = geometry.centre(space)
-        assert abs(math.dist(start, centre) - geometry.band / 2) < 1e-6  # at its band's edge
+        # from the band's edge by its own space: no other space's centre nearer
+        assert _nearest_space(geometry, track.spaces, start) == space
+        assert abs(min(point_segment(start, a, b) for a, b in pairs(centre_line))
+                   - geometry.band / 2) < 0.2
         assert point_box(end, box) < 1e-6  # touching its number
         # away from its space: beside it (at most MAX_GAP_EM off the band) was no room
         assert point_box(centre, box) - geometry.band / 2 > MAX_GAP_EM * RACE_SCREEN["height"] \
-            or min(range(1, track.spaces + 1),
-                   key=lambda s: math.dist(geometry.centre(s), _middle(box))) != space
+            or _nearest_space(geometry, track.spaces, _middle(box)) != space
         for other in words:
             if other != box:
                 assert segment_box(start, end, other) > 1.0, (space, other)
     # Of the corner spaces, only 92 is left out: its Corner Line and its neighbours' words
     # wall it in (the map a tap opens writes it).
     assert set(plan.left_out) & corners <= {92}
+
+
+def _nearest_space(geometry, spaces: int, point: tuple[float, float]) -> int:
+    return min(range(1, spaces + 1), key=lambda s: math.dist(geometry.centre(s), point))
 
 
 def _middle(box: tuple[float, float, float, float]) -> tuple[float, float]:

@@ -248,16 +248,21 @@ def _line_gap(line: dict, box: Box) -> float:
     return min((_segment_box(a, b, box) for a, b in near), default=math.inf) - reach
 
 
+def _on_band_edge(point, band: dict) -> bool:
+    """``point`` lies on the edge of the band (within a pixel and a half)."""
+    return abs(min(_point_segment(point, a, b) for a, b in _segments(band))
+               - band["half_width"]) < 1.5
+
+
 def _number_leaders(drawn: dict, band: dict, numbers: list[dict]) -> dict[str, dict]:
-    """Number -> the straight line from the band's edge at a space's centre to the number's
-    ink (a number's leader), for the numbers that have one."""
+    """Number -> the straight line from the band's edge to the number's ink (a number's
+    leader), for the numbers that have one."""
     found = {}
     for line in drawn["lines"]:
         if line["closed"] or len(line["points"]) != 2:
             continue
         start, end = line["points"]
-        on_edge = any(abs(math.dist(start, c) - drawn["band"] / 2) < 1.0
-                      for c in drawn["centres"])
+        on_edge = _on_band_edge(start, band)
         ending = [t["text"] for t in numbers if _point_box(end, t["box"]) < 1.5]
         if on_edge and len(ending) == 1:
             found[ending[0]] = line
@@ -266,17 +271,24 @@ def _number_leaders(drawn: dict, band: dict, numbers: list[dict]) -> dict[str, d
 
 def _leader_problems(label: str, leader: dict, space: int, drawn: dict, band: dict,
                      box: Box, shapes: list[Box]) -> list[str]:
-    """What is wrong with a space number's leader: it must start at the band's edge at its own
-    space, be short, and cross no other leg of the band, no other line and no marker."""
+    """What is wrong with a space number's leader: it must start at the band's edge by its own
+    space (no other space's centre nearer), leave the band at 30 degrees or more, be short,
+    and cross no other leg of the band, no other line and no marker."""
     centres = drawn["centres"]
     start, end = leader["points"]
     problems = []
-    if abs(math.dist(start, centres[space - 1]) - drawn["band"] / 2) >= 1.0:
+    nearest = min(range(len(centres)), key=lambda i: math.dist(start, centres[i])) + 1
+    if nearest != space or not _on_band_edge(start, band):
         problems.append(f"{label}'s leader starts away from its space")
+    n = len(centres)
+    back, ahead = centres[(space - 2) % n], centres[space % n]
+    along = math.atan2(ahead[1] - back[1], ahead[0] - back[0])
+    leaving = math.atan2(end[1] - start[1], end[0] - start[0])
+    if abs(math.sin(leaving - along)) < math.sin(math.radians(29.5)):
+        problems.append(f"{label}'s leader runs along the band")
     height = box[3] - box[1]
     if math.dist(start, end) > NUMBER_LEADER_EM * height:
         problems.append(f"{label}'s leader is {math.dist(start, end):.0f} px long")
-    n = len(centres)
     own = {space, space % n + 1, (space - 2) % n + 1}
     reach = band["half_width"] + leader["half_width"] + CLEAR
     steps = max(2, int(math.dist(start, end)))

@@ -18,8 +18,9 @@ across it, of each other and of the map's edges.
    never more than :data:`MAX_GAP_EM` text heights off the band.
 3. **A number still left out** (the map is small and crowded: España on the race screen) sits
    up to :data:`LEADER_NUMBER_EM` text heights off the band, the nearest clear spot, joined to
-   its space by a thin leader (:attr:`Plan.leaders`) that crosses nothing drawn: not the band,
-   a line, a word or another leader. A number with no such spot is left out.
+   its space by a thin leader (:attr:`Plan.leaders`: from the band's edge by the space, at 30
+   degrees or more to it) that crosses nothing drawn: not another leg of the band, a line, a
+   word or another leader. A number with no such spot is left out.
 
 A number crowded out by the words placed before it is placed before them on the next try
 (up to :data:`_ATTEMPTS` tries): the corner spaces' first, the others once no corner space's is
@@ -40,7 +41,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
-from .map_clearance import TRACK, Box, Centres, Clearance, Point, pairs, point_box
+from .map_clearance import (
+    TRACK,
+    Box,
+    Centres,
+    Clearance,
+    Point,
+    pairs,
+    point_box,
+    point_segment,
+)
 from .track_shapes import MapGeometry
 
 GAP = 2.0
@@ -73,6 +83,8 @@ clear spot around its line)."""
 LEADER_NUMBER_EM = 3.0
 """A number with no clear spot beside its space may sit this many text heights off the band,
 joined to its space by a leader."""
+_LEADER_ACROSS = 0.5
+"""A number's leader leaves the band at no less than 30 degrees to it (the sine of that)."""
 _ATTEMPTS = 5
 """Tries at most (each only when the one before left a number out that a bare track has room
 for): five write every number of every bundled track on the map over the whole window."""
@@ -107,7 +119,7 @@ class Plan:
     left_out: tuple[int, ...]
     """Spaces whose number found no clear spot."""
     leaders: dict[int, tuple[Point, Point]] = field(default_factory=dict)
-    """Space -> a line from the edge of its band to its number, for a number that sits away
+    """Space -> a line from the band by the space to its number, for a number that sits away
     from its space (step 3 of the module's order)."""
 
 
@@ -174,6 +186,7 @@ class TrackSpots:
         self.lines = Clearance(cell=max(8.0, geometry.band))
         """The lines that reach beyond the band (the Corner Lines and the finish line)."""
         path = geometry.path(BAND_STEPS)
+        self._centre_line = path
         self._path = Centres(path, cell=max(8.0, band))
         """The band's centre line: a box near one of its points is on the band (a quick
         no before the exact test)."""
@@ -289,27 +302,71 @@ class TrackSpots:
 
     def led_number_spots(self, space: int, width: float,
                          height: float) -> Iterator[tuple[Box, tuple[Point, Point]]]:
-        """Spots for a number away from its space (nearest first), each with its leader from
-        the edge of the band at the space to the nearest point of the number's box: the box
-        clear of the track and the leader crossing nothing drawn before the words."""
+        """Spots for a number away from its space (nearest first), each with its leader: from
+        the band at the space (its centre, else a quarter of the way to either neighbour's,
+        still its own stretch of band: a Corner Line may wall in the straight way out) to the
+        nearest point of the number's box; the box clear of the track and the leader crossing
+        nothing drawn before the words."""
         g = self.geometry
         anchor = g.centre(space)
         edge = g.band / 2
         reach = edge + self.gap + LEADER_NUMBER_EM * height
         own = frozenset({space, (space - 2) % g.spaces + 1})  # the band either side of it
+        back, ahead = g.centre(space - 1), g.centre(space + 1)
+        left = g.left(space)
+        anchors = [anchor] + [(anchor[0] + (p[0] - anchor[0]) * 0.25,
+                               anchor[1] + (p[1] - anchor[1]) * 0.25) for p in (back, ahead)]
         for box in self._around(anchor, width, height, reach, max(2.0, height / 3),
                                 key=lambda b: point_box(anchor, b), least=edge + self.gap):
             if not self._clear(box):
                 continue
-            end = (min(max(anchor[0], box[0]), box[2]), min(max(anchor[1], box[1]), box[3]))
-            length = math.dist(anchor, end)
-            ux, uy = (end[0] - anchor[0]) / length, (end[1] - anchor[1]) / length
-            leader = ((anchor[0] + ux * edge, anchor[1] + uy * edge), end)
-            # It leaves its own space's band and touches no other leg and no line.
-            if (length > edge + _LEADER_FREE
-                    and self.legs.segment_clear(*leader, LEADER_WIDTH, 1.0, ignore=own)
-                    and self.lines.segment_clear(*leader, LEADER_WIDTH, 1.0)):
-                yield box, leader
+            for a in anchors:
+                end = (min(max(a[0], box[0]), box[2]), min(max(a[1], box[1]), box[3]))
+                length = math.dist(a, end)
+                ux, uy = (end[0] - a[0]) / length, (end[1] - a[1]) / length
+                # It starts where it leaves the band, at no less than _LEADER_ACROSS of a right
+                # angle to it, and touches no other leg and no line: tried first from where a
+                # straight band would end (quick), then from where the band does.
+                across = abs(ux * left[0] + uy * left[1])
+                if across < _LEADER_ACROSS or not self._leader_clear_from(
+                        a, (ux, uy), edge / across, end, own):
+                    continue
+                out = self._band_exit(space, a, (ux, uy), length)
+                if out is not None and self._leader_clear_from(a, (ux, uy), out, end, own):
+                    yield box, ((a[0] + ux * out, a[1] + uy * out), end)
+                    break
+
+    def _leader_clear_from(self, start: Point, direction: Point, out: float, end: Point,
+                           own: frozenset[int]) -> bool:
+        """The leader from ``out`` along ``direction`` from ``start`` to ``end`` is long enough
+        to be seen and touches no leg but ``own`` and no line."""
+        begin = (start[0] + direction[0] * out, start[1] + direction[1] * out)
+        return (math.dist(begin, end) > _LEADER_FREE
+                and self.legs.segment_clear(begin, end, LEADER_WIDTH, 1.0, ignore=own)
+                and self.lines.segment_clear(begin, end, LEADER_WIDTH, 1.0))
+
+    def _band_exit(self, space: int, start: Point, direction: Point,
+                   reach: float) -> float | None:
+        """How far from ``start`` (on the band by ``space``) the way along ``direction`` leaves
+        the band's stretch from a space before ``space`` to two after it, to a tenth of a
+        pixel (None: not within ``reach``)."""
+        n = len(self._centre_line)
+        first = (space - 2) * BAND_STEPS
+        stretch = [self._centre_line[(first + k) % n] for k in range(3 * BAND_STEPS + 1)]
+        segments = list(zip(stretch[:-1], stretch[1:], strict=True))
+        edge = self.geometry.band / 2
+
+        def outside(t: float) -> bool:
+            p = (start[0] + direction[0] * t, start[1] + direction[1] * t)
+            return all(point_segment(p, a, b) >= edge for a, b in segments)
+
+        if not outside(reach):
+            return None
+        low, high = 0.0, reach
+        while high - low > 0.1:
+            middle = (low + high) / 2
+            low, high = (low, middle) if outside(middle) else (middle, high)
+        return high
 
     # --- corner markers --------------------------------------------------------------------
 
