@@ -323,6 +323,8 @@ class TrackSpots:
             for a in anchors:
                 end = (min(max(a[0], box[0]), box[2]), min(max(a[1], box[1]), box[3]))
                 length = math.dist(a, end)
+                if length == 0.0:
+                    continue
                 ux, uy = (end[0] - a[0]) / length, (end[1] - a[1]) / length
                 # It starts where it leaves the band, at no less than _LEADER_ACROSS of a right
                 # angle to it, and touches no other leg and no line: tried first from where a
@@ -488,7 +490,6 @@ class LabelPlanner:
                 self.words.add_box(box)
                 return box
         return None
-
 
     def led_space(self, space: int, width: float,
                   height: float) -> tuple[Box, tuple[Point, Point]] | None:
