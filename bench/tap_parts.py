@@ -167,6 +167,9 @@ def instrument(parts: Parts) -> None:
     parts.count(text_cache.LabelTextures, "_render", "texts rendered")
     parts.count(BoxLayout, "do_layout", "layouts")
     parts.count(GridLayout, "do_layout", "layouts")
+    from companion.ui.widgets import kv_rules
+
+    kv_rules.install()  # the app's evaluation of kv rules (its build would put it in), counted
     evaluate = builder.call_fn
 
     def call_fn(*args: Any) -> Any:

@@ -35,7 +35,7 @@ from companion import i18n  # noqa: E402
 from companion.storage import paths as storage_paths  # noqa: E402
 from companion.storage.errors import StorageError  # noqa: E402
 
-from ..widgets import text_cache  # noqa: E402
+from ..widgets import kv_rules, text_cache  # noqa: E402
 from ..widgets.touch_gate import LEDGER, screen_changed  # noqa: E402
 from ..widgets.translation import tr  # noqa: E402
 from .data import DataMixin  # noqa: E402
@@ -104,6 +104,7 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
     def build(self) -> ScreenManager:
         register_font()
         text_cache.install()  # a text rendered once is not rendered again
+        kv_rules.install()  # kv rules evaluated without formatting Kivy's debug trace
         tr.reset()
         self._load_settings()
         Window.bind(size=self._resize)
