@@ -299,9 +299,20 @@ def _leader_problems(label: str, leader: dict, space: int, drawn: dict, band: di
         if on_band and nearest not in own:
             problems.append(f"{label}'s leader crosses the band at space {nearest}")
             break
-    others = [line for line in drawn["lines"] if not line["closed"] and line is not leader
-              and math.dist(*line["points"][:2]) > drawn["band"] * 1.05]  # beyond the band
-    for line in others:
+    # Any other line (a Corner Line, the finish line, a marker's or a number's leader), but
+    # those drawn on the band (the space boundaries, the Race Line: the band test above).
+    near = _grown((min(start[0], end[0]), min(start[1], end[1]), max(start[0], end[0]),
+                   max(start[1], end[1])), 5.0)
+    for line in drawn["lines"]:
+        if line["closed"] or line is leader:
+            continue
+        if all(_box_gap(near, (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]),
+                               max(a[1], b[1]))) > 0 for a, b in _segments(line)):
+            continue
+        ends = (line["points"][0], line["points"][-1])
+        if all(min(_point_segment(p, a, b) for a, b in _segments(band)) < reach - CLEAR
+               for p in ends):
+            continue
         if any(_segment_segment(start, end, a, b) < line["half_width"] + leader["half_width"]
                for a, b in _segments(line)):
             problems.append(f"{label}'s leader crosses a line")

@@ -316,6 +316,7 @@ class TrackSpots:
         left = g.left(space)
         anchors = [anchor] + [(anchor[0] + (p[0] - anchor[0]) * 0.25,
                                anchor[1] + (p[1] - anchor[1]) * 0.25) for p in (back, ahead)]
+        stretch = self._band_stretch(space)
         for box in self._around(anchor, width, height, reach, max(2.0, height / 3),
                                 key=lambda b: point_box(anchor, b), least=edge + self.gap):
             if not self._clear(box):
@@ -333,7 +334,7 @@ class TrackSpots:
                 if across < _LEADER_ACROSS or not self._leader_clear_from(
                         a, (ux, uy), edge / across, end, own):
                     continue
-                out = self._band_exit(space, a, (ux, uy), length)
+                out = self._band_exit(stretch, a, (ux, uy), length)
                 if out is not None and self._leader_clear_from(a, (ux, uy), out, end, own):
                     yield box, ((a[0] + ux * out, a[1] + uy * out), end)
                     break
@@ -347,20 +348,23 @@ class TrackSpots:
                 and self.legs.segment_clear(begin, end, LEADER_WIDTH, 1.0, ignore=own)
                 and self.lines.segment_clear(begin, end, LEADER_WIDTH, 1.0))
 
-    def _band_exit(self, space: int, start: Point, direction: Point,
-                   reach: float) -> float | None:
-        """How far from ``start`` (on the band by ``space``) the way along ``direction`` leaves
-        the band's stretch from a space before ``space`` to two after it, to a tenth of a
-        pixel (None: not within ``reach``)."""
+    def _band_stretch(self, space: int) -> list[tuple[Point, Point]]:
+        """The band's centre line from the space before ``space`` to two after it."""
         n = len(self._centre_line)
         first = (space - 2) * BAND_STEPS
-        stretch = [self._centre_line[(first + k) % n] for k in range(3 * BAND_STEPS + 1)]
-        segments = list(zip(stretch[:-1], stretch[1:], strict=True))
+        points = [self._centre_line[(first + k) % n] for k in range(3 * BAND_STEPS + 1)]
+        return list(zip(points[:-1], points[1:], strict=True))
+
+    def _band_exit(self, stretch: list[tuple[Point, Point]], start: Point, direction: Point,
+                   reach: float) -> float | None:
+        """How far from ``start`` (on the band) the way along ``direction`` leaves the band
+        along ``stretch`` of its centre line (:meth:`_band_stretch`), to a tenth of a pixel
+        (None: not within ``reach``)."""
         edge = self.geometry.band / 2
 
         def outside(t: float) -> bool:
             p = (start[0] + direction[0] * t, start[1] + direction[1] * t)
-            return all(point_segment(p, a, b) >= edge for a, b in segments)
+            return all(point_segment(p, a, b) >= edge for a, b in stretch)
 
         if not outside(reach):
             return None
@@ -514,18 +518,17 @@ def plan_labels(geometry: MapGeometry, bounds: Box,
     spots = TrackSpots(geometry, bounds, [c[0] for c in corners], gap)
     corner_spaces = {c[0] for c in corners}
     wanted = [s for s, _w, _h in numbers]
-    asked = list(numbers)
     # A number with no spot on the bare track has none once words are down.
-    numbers = [n for n in numbers if next(iter(spots.number_spots(*n)), None) is not None]
+    placeable = [n for n in numbers if next(iter(spots.number_spots(*n)), None) is not None]
     best: tuple[tuple[float, ...], Plan] | None = None
     early: list[int] = []
     for _attempt in range(_ATTEMPTS):
         planner = LabelPlanner(spots)
         for box in reserved:
             planner.words.add_box(box)
-        boxes = planner.numbers([n for n in numbers if n[0] in early])
+        boxes = planner.numbers([n for n in placeable if n[0] in early])
         places = tuple(planner.corner(*c) for c in corners)
-        boxes |= planner.numbers([n for n in numbers if n[0] not in early])
+        boxes |= planner.numbers([n for n in placeable if n[0] not in early])
         plan = Plan(corners=places, numbers=boxes,
                     left_out=tuple(s for s in wanted if s not in boxes))
         score = (sum(p.clear for p in places), len(corner_spaces & set(boxes)), len(boxes),
@@ -534,13 +537,13 @@ def plan_labels(geometry: MapGeometry, bounds: Box,
             best = (score, plan)
         # A number the words crowded out goes before them next time: a corner space's
         # first (the rulings name them), then any.
-        crowded = [s for s, _w, _h in numbers if s in plan.left_out and s not in early]
+        crowded = [s for s, _w, _h in placeable if s in plan.left_out and s not in early]
         missing = [s for s in crowded if s in corner_spaces] or crowded
         if not missing:
             break
         early += missing
     assert best is not None
-    return _led(spots, best[1], [c[0] for c in corners], asked, reserved)
+    return _led(spots, best[1], [c[0] for c in corners], numbers, reserved)
 
 
 def _led(spots: TrackSpots, plan: Plan, corner_lines: Sequence[int],
