@@ -26,6 +26,7 @@ from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
+from recycled_views import forget_recycled_views  # noqa: E402
 
 pytestmark = pytest.mark.ui
 
@@ -81,16 +82,6 @@ class Harness:
     def restart(self) -> Any:
         self.stop()
         return self.start()
-
-
-def forget_recycled_views() -> None:
-    """Drop the row widgets Kivy keeps for reuse by every ``RecycleView`` of the process (a
-    module-level cache): built by an app that has stopped, their kv rules are bound to that
-    app's colours and sizes, and the next app of the same test process would show them with
-    the old theme. (The real app runs once per process.)"""
-    from kivy.uix.recycleview import views
-
-    views._cached_views.clear()
 
 
 @pytest.fixture
