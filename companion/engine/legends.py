@@ -107,7 +107,7 @@ def legend_move(state: RaceState, colour: str, distance: int, card: int) -> Lege
     in_zone = spaces_to_line < track.legend_zone_length(corner)
     if not in_zone:
         # "B", the straight (docs/rules.md §2.2): the zone is decided first, and the final-lap
-        # exception belongs to the straight only.
+        # exception belongs to the straight only (docs/rules-decisions.md #23).
         if line_at >= state.finish_distance:
             return LegendMove(
                 distance + number,

@@ -129,7 +129,7 @@ def _starting_car(setup: RaceSetup, entry: CarEntry, position: int) -> CarState:
     if event is not None:
         engine += event.engine_heat
         stress += event.stress
-    engine = max(0, engine)
+    engine = max(0, engine)  # a handicap over the track's Heat: docs/rules-decisions.md #24
     # The personal Heat card is a Starting Upgrade: not in a Garage deck (docs/rules.md §4.1).
     heat = engine + (0 if entry.upgrades else PERSONAL_HEAT)
     heat += sum(1 for design in entry.upgrades if DESIGNS[design].heat_card)
