@@ -74,11 +74,14 @@ class RaceFileError(ValueError):
 @dataclass(frozen=True)
 class RaceFile:
     setup: RaceSetup
-    rounds: tuple[Mapping[str, Mapping[str, Any]], ...]
+    rounds: tuple[object, ...]
+    """The rounds as the file has them: each is checked (:func:`check_round`) when replayed."""
     legend_draws: tuple[int, ...] = ()
     """With ``legends.deck: "physical"`` (heat-race/2): the cards the table drew from its own
     Legends deck, entered one by one whenever the engine waits for one (the setup's own list
     is then empty: nothing is drawn by the seed)."""
+    version: str = FORMAT
+    """The file's ``format``: which input keys its rounds may use."""
 
 
 def _is_int(value: object) -> bool:
@@ -142,6 +145,7 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
             raise RaceFileError(f"cars[{i}].name: must be a string")
         if not isinstance(legend, bool):
             raise RaceFileError(f"cars[{i}].legend: must be true or false")
+        # 0 is read as no handicap (docs/rules-decisions.md #24).
         if not _is_int(handicap) or handicap not in (0, 1, 2):
             raise RaceFileError(f"cars[{i}].handicap: must be 1 or 2")
         mechanics = entry.get("mechanics", 0)
@@ -173,17 +177,10 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
     rounds_raw = doc["rounds"]
     if not isinstance(rounds_raw, list):
         raise RaceFileError("rounds: must be a list")
-    rounds = []
-    for r, raw_round in enumerate(rounds_raw, start=1):
-        round_doc = _obj(f"round {r}", raw_round)
-        for car_id, inputs in round_doc.items():
-            _unknown(f"round {r}, car {car_id}", _obj(f"round {r}, car {car_id}", inputs),
-                     _INPUT_KEYS_2 if v2 else _INPUT_KEYS)
-            played = inputs.get("cards")
-            if not v2 and isinstance(played, list) and any(isinstance(c, dict) for c in played):
-                raise RaceFileError(f"round {r}, car {car_id}: cards: upgrade and Sponsorship "
-                                    "cards need heat-race/2")
-        rounds.append(round_doc)
+    # A round's own shape is checked when it is replayed (check_round), so that a bad round
+    # stops the replay where it stands: with --each-round, the rounds before it are printed,
+    # as for an input the rules refuse (docs/race-file.md: "the rounds completed before the
+    # bad one").
     try:
         modules = parse_modules(doc["modules"], track) if "modules" in doc else NO_MODULES
     except ModulesError as error:
@@ -196,6 +193,21 @@ def parse(data: object, *, load_track: Callable[[str], Any] | None = None) -> Ra
         physical_legends_deck=deck == "physical",
     )
     draws = tuple(cards) if deck == "physical" else ()
-    return RaceFile(setup=setup, rounds=tuple(rounds), legend_draws=draws)
+    return RaceFile(setup=setup, rounds=tuple(rounds_raw), legend_draws=draws, version=version)
+
+
+def check_round(raw_round: object, r: int, version: str) -> Mapping[str, Mapping[str, Any]]:
+    """Round ``r`` of a race file in ``version``, its shape checked: an object of cars, each an
+    object of known input keys; upgrade and Sponsorship cards only in ``heat-race/2``."""
+    v2 = version == FORMAT_2
+    round_doc = _obj(f"round {r}", raw_round)
+    for car_id, inputs in round_doc.items():
+        _unknown(f"round {r}, car {car_id}", _obj(f"round {r}, car {car_id}", inputs),
+                 _INPUT_KEYS_2 if v2 else _INPUT_KEYS)
+        played = inputs.get("cards")
+        if not v2 and isinstance(played, list) and any(isinstance(c, dict) for c in played):
+            raise RaceFileError(f"round {r}, car {car_id}: cards: upgrade and Sponsorship "
+                                "cards need heat-race/2")
+    return round_doc
 
 

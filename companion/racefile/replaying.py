@@ -36,7 +36,7 @@ from ..engine.actions import (
     Upgrade,
     card_from_json,
 )
-from .reading import RaceFile, RaceFileError, _is_int
+from .reading import RaceFile, RaceFileError, _is_int, check_round
 
 
 def _say(r: int, car: str | None, rejection: Rejection | str) -> RaceFileError:
@@ -235,8 +235,8 @@ def replay(race: RaceFile) -> Iterator[RaceState]:
     except SetupError as error:
         raise RaceFileError(f"cars: {error}") from error
     draws = iter(race.legend_draws)
-    for r, round_doc in enumerate(race.rounds, start=1):
-        state = play_round(state, round_doc, r, draws)
+    for r, raw_round in enumerate(race.rounds, start=1):
+        state = play_round(state, check_round(raw_round, r, race.version), r, draws)
         yield state
 
 

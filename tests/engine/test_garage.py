@@ -343,7 +343,7 @@ def test_upgrades_replay_from_a_heat_race_2_file() -> None:
     assert final.car("red").distance == 9 and final.car("red").sponsor_cards == 0
     v1 = dict(doc, format="heat-race/1", cars=[{"id": "red"}, {"id": "blue"}])
     with pytest.raises(racefile.RaceFileError, match="need heat-race/2"):
-        racefile.parse(v1)
+        list(racefile.replay(racefile.parse(v1)))  # checked at its round
 
 
 def test_gas_pedal_direct_play_during_react() -> None:

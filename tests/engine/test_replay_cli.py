@@ -130,6 +130,28 @@ def test_rejected_input_each_round_prints_only_the_rounds_before(tmp_path: Path)
     assert proc.stderr.startswith("round 3, car red: ")
 
 
+@pytest.mark.parametrize(
+    ("change", "start"),
+    [
+        (lambda d: d["rounds"][2]["red"].update(boosts=1), "round 3, car red: unknown key"),
+        (lambda d: d["rounds"].__setitem__(2, ["red"]), "round 3: must be an object"),
+        (lambda d: d["rounds"][2].__setitem__("red", 3), "round 3, car red: must be an object"),
+    ],
+)
+def test_badly_shaped_round_each_round_prints_the_rounds_before(
+    tmp_path: Path, change: Any, start: str
+) -> None:
+    """docs/race-file.md: "except, with --each-round, the rounds completed before the bad one":
+    a round whose shape is wrong stops the replay where a refused input would, at that round."""
+    doc = copy.deepcopy(RACE)
+    change(doc)
+    proc = run(["replay", str(write(tmp_path, doc)), "--each-round"])
+    assert proc.returncode == 2
+    assert [json.loads(line) for line in proc.stdout.splitlines()] == expected_states(RACE)[:2]
+    assert len(proc.stderr.splitlines()) == 1
+    assert proc.stderr.startswith(start)
+
+
 def test_invalid_json(tmp_path: Path) -> None:
     """docs/race-file.md: "A file that is not valid ... exit status 2 and one line on stderr"."""
     proc = run(["replay", str(write(tmp_path, '{"format": "heat-race/1",\n "track": }'))])
