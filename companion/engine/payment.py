@@ -83,7 +83,11 @@ def settle(state: RaceState, out: list[Outcome], flips: tuple[int, ...] = ()) ->
                          car=car.id, heat=paid))
     car = evolve(car, engine=engine)
     state = state.with_car(car)
-    if speed != turn.speed:  # it moves again, from where its turn began, by the new total
+    if any(short):
+        # It moves again, from where its turn began, by the new total (docs/rules-decisions.md
+        # #13), even when the flip equals the card's speed: the moves of the turn so far (the
+        # reveal, Adrenaline, direct plays) are replaced by one, which a full space may block
+        # differently.
         start = evolve(car, distance=turn.start_distance, race_line=turn.start_race_line)
         state = moved(state.with_car(start), start, turn.start_distance + speed, out)
     return evolve(state, turn=evolve(
