@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from . import legends, rng
+from .draft import COPIES
 from .explain import N_, Explanation, explain
 from .garage import DESIGNS
 from .modules import EVENTS, NO_MODULES, WEATHER_START, RaceModules
@@ -91,6 +92,15 @@ def _problem(setup: RaceSetup) -> Explanation | None:
         for design in entry.upgrades:
             if design not in DESIGNS or DESIGNS[design].sponsor:
                 return explain(N_("{design} is not a Garage upgrade card."), design=design)
+        for design in sorted(set(entry.upgrades)):
+            # The Garage holds each design twice, and two Heat cards in each of its two decks
+            # (docs/rules.md §0, §4.2): no car can own more.
+            limit = COPIES * 2 if DESIGNS[design].heat_card else COPIES
+            count = entry.upgrades.count(design)
+            if count > limit:
+                return explain(N_("{car} has {count} {design} cards; the Garage holds only "
+                                  "{limit}."), car=entry.id, count=count, design=design,
+                               limit=limit)
         if entry.legend and (entry.upgrades or entry.sponsor_cards):
             return explain(N_("Legends have no cards."))
         if entry.sponsor_cards < 0:
