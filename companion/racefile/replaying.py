@@ -112,7 +112,10 @@ def _turn_actions(car: str, inputs: Mapping[str, Any], r: int) -> list[Action]:
         late = inputs["unpaid_after_cooldown"]
         if not isinstance(late, list):
             raise _say(r, car, "unpaid_after_cooldown: must be a list of Basic card values")
-        actions.append(PayHeat(car, tuple(late)))
+        if late:
+            # An empty list names no unpaid card: the same as omitting the key, as an empty
+            # ``unpaid`` is (docs/race-file-v2.md), also when nothing was left to pay.
+            actions.append(PayHeat(car, tuple(late)))
     if "boost" in inputs:
         actions.append(Boost(car, inputs["boost"]))
     if flags["accelerate"]:

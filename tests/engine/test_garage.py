@@ -396,3 +396,22 @@ def test_direct_play_from_a_race_file() -> None:
     }
     final = list(racefile.replay(racefile.parse(doc)))[-1]
     assert final.car("red").distance == 5
+
+
+@pytest.mark.parametrize("owed", [False, True])
+def test_an_empty_unpaid_after_cooldown_is_the_same_as_none(owed: bool) -> None:
+    """docs/race-file-v2.md: ``unpaid_after_cooldown: []`` names no unpaid card, as omitting it
+    does, whether or not any upgrade card's Heat was left to pay after Cooldown."""
+    played = [{"upgrade": "wings-6"}] if owed else [2]
+    doc = {
+        "format": "heat-race/2",
+        "track": {"id": "garage-60", "spaces": 60, "laps": 1, "heat": 6, "stress": 3,
+                  "corners": [{"line_after": 50, "limit": 4, "legend_line_after": 44}]},
+        "cars": [{"id": "red", "upgrades": ["wings-6"]}, {"id": "blue"}],
+        "rounds": [{"red": {"cards": played}, "blue": {"cards": [1]}}],
+    }
+    omitted = list(racefile.replay(racefile.parse(doc)))[-1]
+    doc["rounds"][0]["red"]["unpaid_after_cooldown"] = []  # type: ignore[index]
+    empty = list(racefile.replay(racefile.parse(doc)))[-1]
+    assert empty == omitted
+    assert empty.car("red").distance == (6 if owed else 2)
