@@ -166,6 +166,18 @@ class Clearance:
         return True
 
 
+    def segments_near(self, a: Point, b: Point, distance: float,
+                      ignore: frozenset[int] = frozenset()) -> Iterator[tuple[Point, Point]]:
+        """The segments drawn (owners in ``ignore`` aside) whose strokes come within
+        ``distance`` of the line from ``a`` to ``b``, as their two ends."""
+        reach = (min(a[0], b[0]) - distance, min(a[1], b[1]) - distance,
+                 max(a[0], b[0]) + distance, max(a[1], b[1]) + distance)
+        for item in self._near(reach):
+            if (isinstance(item, _Segment) and item.owner not in ignore
+                    and segment_segment(a, b, item.a, item.b) < item.half_width + distance):
+                yield item.a, item.b
+
+
 class Centres:
     """Points (space centres, or the band's centre line) in a grid: is any other space nearer
     a spot than its own? is any point near a box?"""

@@ -20,7 +20,15 @@ across it, of each other and of the map's edges.
    up to :data:`LEADER_NUMBER_EM` text heights off the band, the nearest clear spot, joined to
    its space by a thin leader (:attr:`Plan.leaders`: from the band's edge by the space, at 30
    degrees or more to it) that crosses nothing drawn: not another leg of the band, a line, a
-   word or another leader. A number with no such spot is left out.
+   word or another leader.
+4. **A number left out even so** sits up to :data:`LEADER_FAR_EM` text heights off the band,
+   its leader leaving its own band as in step 3 but free to cross other legs of the band
+   (a thin line over them, as a corner marker's may), each at 30 degrees or more, never
+   along one, and never a line, a word or another leader; the number itself stands clear of
+   the other legs and words (:data:`_FAR_LEGS_EM`, :data:`_FAR_APART_EM`: beside them, far
+   from its own space, it would read as theirs). Only a number with no such spot is left
+   out (on the race screen, a few every-fifth numbers; every corner space's is written:
+   ``tests/ui/test_map_labels.py``).
 
 A number crowded out by the words placed before it is placed before them on the next try
 (up to :data:`_ATTEMPTS` tries): the corner spaces' first, the others once no corner space's is
@@ -83,6 +91,14 @@ clear spot around its line)."""
 LEADER_NUMBER_EM = 3.0
 """A number with no clear spot beside its space may sit this many text heights off the band,
 joined to its space by a leader."""
+LEADER_FAR_EM = 6.0
+"""A number with no such spot either may sit this many text heights off the band, its leader
+crossing other legs of the band (step 4 of the module's order) ..."""
+_FAR_APART_EM = 0.8
+"""... at least this many text heights from any other word, and ..."""
+_FAR_LEGS_EM = 1.5
+"""... this many from any leg of the band but its own stretch (beside another leg, far from
+its own, it would read as that leg's number)."""
 _LEADER_ACROSS = 0.5
 """A number's leader leaves the band at no less than 30 degrees to it (the sine of that)."""
 _ATTEMPTS = 5
@@ -167,6 +183,16 @@ def _box(centre: Point, width: float, height: float) -> Box:
 
 def _middle(box: Box) -> Point:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _crossing(direction: Point, leg: tuple[Point, Point]) -> bool:
+    """A line along ``direction`` (a unit vector) crosses ``leg`` of the band at
+    :data:`_LEADER_ACROSS` of a right angle or more (a point-long piece: it does)."""
+    (ax, ay), (bx, by) = leg
+    length = math.hypot(bx - ax, by - ay)
+    if length == 0.0:
+        return True
+    return abs(direction[0] * (by - ay) - direction[1] * (bx - ax)) / length >= _LEADER_ACROSS
 
 
 class TrackSpots:
@@ -300,27 +326,34 @@ class TrackSpots:
         yield from wedged
         yield from filter(fits, grid())
 
-    def led_number_spots(self, space: int, width: float,
-                         height: float) -> Iterator[tuple[Box, tuple[Point, Point]]]:
+    def led_number_spots(self, space: int, width: float, height: float, over_legs: bool = False,
+                         usable: Callable[[Box], bool] = lambda _box: True,
+                         ) -> Iterator[tuple[Box, tuple[Point, Point]]]:
         """Spots for a number away from its space (nearest first), each with its leader: from
         the band at the space (its centre, else a quarter of the way to either neighbour's,
         still its own stretch of band: a Corner Line may wall in the straight way out) to the
         nearest point of the number's box; the box clear of the track and the leader crossing
-        nothing drawn before the words."""
+        nothing drawn before the words (``over_legs``: up to :data:`LEADER_FAR_EM` text
+        heights off, the leader crossing other legs of the band but no line); only boxes
+        ``usable`` (clear of the words placed: checked before any leader is looked for)."""
         g = self.geometry
         anchor = g.centre(space)
         edge = g.band / 2
-        reach = edge + self.gap + LEADER_NUMBER_EM * height
+        reach = edge + self.gap + (LEADER_FAR_EM if over_legs else LEADER_NUMBER_EM) * height
         own = frozenset({space, (space - 2) % g.spaces + 1})  # the band either side of it
         back, ahead = g.centre(space - 1), g.centre(space + 1)
         left = g.left(space)
         anchors = [anchor] + [(anchor[0] + (p[0] - anchor[0]) * 0.25,
                                anchor[1] + (p[1] - anchor[1]) * 0.25) for p in (back, ahead)]
         stretch = self._band_stretch(space)
+        near = frozenset((space - 1 + k) % g.spaces + 1 for k in range(-_OWN, _OWN + 1))
         for box in self._around(anchor, width, height, reach, max(2.0, height / 3),
                                 key=lambda b: point_box(anchor, b), least=edge + self.gap):
-            if not self._clear(box):
+            if not (usable(box) and self._clear(box)):
                 continue
+            if over_legs and not self.legs.box_clear(box, self.gap + _FAR_LEGS_EM * height,
+                                                     near):
+                continue  # beside another leg, far from its own, it would read as that leg's
             for a in anchors:
                 end = (min(max(a[0], box[0]), box[2]), min(max(a[1], box[1]), box[3]))
                 length = math.dist(a, end)
@@ -332,20 +365,31 @@ class TrackSpots:
                 # straight band would end (quick), then from where the band does.
                 across = abs(ux * left[0] + uy * left[1])
                 if across < _LEADER_ACROSS or not self._leader_clear_from(
-                        a, (ux, uy), edge / across, end, own):
+                        a, (ux, uy), edge / across, end, own, over_legs):
                     continue
                 out = self._band_exit(stretch, a, (ux, uy), length)
-                if out is not None and self._leader_clear_from(a, (ux, uy), out, end, own):
-                    yield box, ((a[0] + ux * out, a[1] + uy * out), end)
+                if out is None:
+                    continue
+                begin = (a[0] + ux * out, a[1] + uy * out)
+                if over_legs and not (  # at its own space's edge, not inside another leg
+                        self.centres.nearest_is(begin, space, anchor)
+                        and self.legs.segment_clear(begin, begin, 0.0, -1.0, ignore=own)):
+                    continue
+                if self._leader_clear_from(a, (ux, uy), out, end, own, over_legs):
+                    yield box, (begin, end)
                     break
 
     def _leader_clear_from(self, start: Point, direction: Point, out: float, end: Point,
-                           own: frozenset[int]) -> bool:
+                           own: frozenset[int], over_legs: bool = False) -> bool:
         """The leader from ``out`` along ``direction`` from ``start`` to ``end`` is long enough
-        to be seen and touches no leg but ``own`` and no line."""
+        to be seen and touches no leg but ``own`` (any leg, ``over_legs``) and no line."""
         begin = (start[0] + direction[0] * out, start[1] + direction[1] * out)
-        return (math.dist(begin, end) > _LEADER_FREE
-                and self.legs.segment_clear(begin, end, LEADER_WIDTH, 1.0, ignore=own)
+        if over_legs:  # across other legs, never along one (it would read as theirs)
+            legs_ok = all(_crossing(direction, leg) for leg in self.legs.segments_near(
+                begin, end, LEADER_WIDTH + self.gap, ignore=own))
+        else:
+            legs_ok = self.legs.segment_clear(begin, end, LEADER_WIDTH, 1.0, ignore=own)
+        return (math.dist(begin, end) > _LEADER_FREE and legs_ok
                 and self.lines.segment_clear(begin, end, LEADER_WIDTH, 1.0))
 
     def _band_stretch(self, space: int) -> list[tuple[Point, Point]]:
@@ -495,12 +539,18 @@ class LabelPlanner:
                 return box
         return None
 
-    def led_space(self, space: int, width: float,
-                  height: float) -> tuple[Box, tuple[Point, Point]] | None:
-        """A clear spot away from ``space`` for its number and its leader, or None."""
+    def led_space(self, space: int, width: float, height: float,
+                  over_legs: bool = False) -> tuple[Box, tuple[Point, Point]] | None:
+        """A clear spot away from ``space`` for its number and its leader, or None
+        (``over_legs``: further off, the leader crossing other legs of the band)."""
         gap = self.spots.gap
-        for box, leader in self.spots.led_number_spots(space, width, height):
-            if (self.words.box_clear(box, gap)
+        # Far off, a number beside another word would read as one with it ("92" "5": "925").
+        apart = gap + _FAR_APART_EM * height if over_legs else gap
+        def usable(box: Box) -> bool:
+            return self.words.box_clear(box, apart)
+
+        for box, leader in self.spots.led_number_spots(space, width, height, over_legs, usable):
+            if (self.words.box_clear(box, apart)
                     and self.words.segment_clear(*leader, LEADER_WIDTH, 1.0)):
                 self.words.add_box(box)
                 self.words.add_segment(*leader, LEADER_WIDTH, owner=-space)
@@ -549,7 +599,8 @@ def plan_labels(geometry: MapGeometry, bounds: Box,
 def _led(spots: TrackSpots, plan: Plan, corner_lines: Sequence[int],
          numbers: Sequence[tuple[int, float, float]], reserved: Sequence[Box]) -> Plan:
     """``plan`` with the numbers it leaves out placed away from their spaces, with leaders
-    where they find room (in the order asked: the corner spaces' first)."""
+    where they find room (in the order asked: the corner spaces' first), those still left out
+    then further off, over other legs of the band (steps 3 and 4 of the module's order)."""
     if not plan.left_out:
         return plan
     planner = LabelPlanner(spots)
@@ -559,10 +610,11 @@ def _led(spots: TrackSpots, plan: Plan, corner_lines: Sequence[int],
         planner.take_corner(line_after, place)
     boxes = dict(plan.numbers)
     leaders: dict[int, tuple[Point, Point]] = {}
-    for space, width, height in numbers:
-        if space in plan.left_out:
-            found = planner.led_space(space, width, height)
-            if found is not None:
-                boxes[space], leaders[space] = found
+    for over_legs in (False, True):
+        for space, width, height in numbers:
+            if space in plan.left_out and space not in boxes:
+                found = planner.led_space(space, width, height, over_legs)
+                if found is not None:
+                    boxes[space], leaders[space] = found
     return replace(plan, numbers=boxes, leaders=leaders,
                    left_out=tuple(s for s in plan.left_out if s not in boxes))
