@@ -13,7 +13,8 @@ import math
 
 import tracks
 from companion.ui.views.map_clearance import pairs, point_box, point_segment, segment_box
-from companion.ui.views.map_labels import BAND_STEPS, MAX_GAP_EM, Plan, plan_labels
+from companion.ui.views.map_labels import Plan, plan_labels
+from companion.ui.views.map_spots import BAND_STEPS, MAX_GAP_EM
 from companion.ui.views.track_shapes import geometry_for
 from companion.ui.widgets.track_map import labelled_spaces
 

@@ -1,7 +1,7 @@
 """Clearance on the map (Kivy-free): how far boxes and segments are from each other, and
 :class:`Clearance`, what is drawn so far (segments with a half width, and boxes) in a grid of
 cells, so that a spot is checked only against what is near it. Boxes are ``(left, bottom,
-right, top)`` in canvas pixels. Used by :mod:`.map_labels`."""
+right, top)`` in canvas pixels. Used by :mod:`.map_spots` and :mod:`.map_labels`."""
 
 from __future__ import annotations
 

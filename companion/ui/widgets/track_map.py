@@ -55,7 +55,8 @@ from kivy.uix.widget import Widget
 from companion.engine import RaceState, Track
 
 from ..views.map_clearance import Box
-from ..views.map_labels import (
+from ..views.map_labels import Plan, plan_labels
+from ..views.map_spots import (
     BAND_STEPS,
     CORNER_LINE,
     CORNER_LINE_WIDTH,
@@ -63,8 +64,6 @@ from ..views.map_labels import (
     FINISH_LINE_WIDTH,
     LEADER_WIDTH,
     CornerPlace,
-    Plan,
-    plan_labels,
 )
 from ..views.names import COLOUR_RGB
 from ..views.track_shapes import MapGeometry, geometry_for
