@@ -415,3 +415,22 @@ def test_an_empty_unpaid_after_cooldown_is_the_same_as_none(owed: bool) -> None:
     empty = list(racefile.replay(racefile.parse(doc)))[-1]
     assert empty == omitted
     assert empty.car("red").distance == (6 if owed else 2)
+
+
+@pytest.mark.parametrize(("heat_cards", "accepted"), [(4, True), (5, False)])
+def test_a_car_holds_at_most_the_garages_four_heat_cards(heat_cards: int, accepted: bool) -> None:
+    """docs/rules-decisions.md #26: two Garage Heat cards in each of the Basic and Advanced
+    decks, so a car may hold four, not five."""
+    doc = {
+        "format": "heat-race/2",
+        "track": {"id": "garage-60", "spaces": 60, "laps": 1, "heat": 6, "stress": 3,
+                  "corners": [{"line_after": 50, "limit": 4, "legend_line_after": 44}]},
+        "cars": [{"id": "red", "upgrades": ["gas-3"] + ["heat"] * heat_cards}, {"id": "blue"}],
+        "rounds": [{"red": {"cards": [2]}, "blue": {"cards": [1]}}],
+    }
+    if accepted:
+        final = list(racefile.replay(racefile.parse(doc)))[-1]
+        assert final.car("red").distance == 2
+    else:
+        with pytest.raises(racefile.RaceFileError, match="holds only 4"):
+            list(racefile.replay(racefile.parse(doc)))
