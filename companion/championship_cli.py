@@ -31,6 +31,7 @@ from .championship import (
     SeasonDef,
     SeasonError,
     official_season,
+    on_season_board,
     parse_season,
     press_lines,
     standings_csv,
@@ -128,15 +129,22 @@ def season_from_files(definition: SeasonDef, paths: Sequence[str]) -> Season:
             raise BadInput(f"{path}: {error}") from error
         setup = parsed.setup
         where = f"{path}: race {number} of season {definition.id}"
+        if not race.playable:  # as next_race_setup refuses to set it up
+            why = f": {race.note}" if race.note else ""
+            raise BadInput(f"{where} ({race.track}) cannot be played in the app{why}")
         if setup.track.id != race.track:
             raise BadInput(f"{where} is on {race.track}, the file on {setup.track.id}")
+        if not on_season_board(setup.track, race.track):
+            raise BadInput(f"{where} is on the bundled {race.track}; the file's track of that "
+                           f"id is another board ({setup.track.spaces} spaces, "
+                           f"{len(setup.track.corners)} corners)")
         if setup.modules.event != race.event:
             raise BadInput(f"{where} has event {race.event}, the file {setup.modules.event}")
         try:
             expected = press_lines(setup.track, race.press)
         except SeasonError as error:
             raise BadInput(f"{where}: {error}") from error
-        if sorted(setup.modules.press_corners) != sorted(expected):
+        if set(setup.modules.press_corners) != set(expected):  # the corners, named as may be
             letters = [chr(ord("A") + setup.track.press_corners.index(line))
                        for line in setup.modules.press_corners]
             raise BadInput(f"{where} has Press Corners {', '.join(race.press) or 'none'}, "

@@ -38,6 +38,7 @@ from .seasons import (
     SeasonError,
     SeasonRace,
     official_season,
+    on_season_board,
     parse_season,
     press_lines,
     season_doc,
@@ -46,7 +47,7 @@ from .seasons import (
 __all__ = [
     "PLACE_POINTS", "SEASONS", "SEASON_FORMAT", "STANDINGS_FORMAT", "CarEntry", "DraftOrder",
     "RacePoints", "RaceResult", "Season", "SeasonDef", "SeasonError", "SeasonRace", "Standing",
-    "Status", "event_bonus", "official_season", "parse_season", "place_points", "press_lines",
-    "result_doc", "result_from_doc", "result_from_state", "season_doc", "standings",
-    "standings_csv", "standings_document",
+    "Status", "event_bonus", "official_season", "on_season_board", "parse_season",
+    "place_points", "press_lines", "result_doc", "result_from_doc", "result_from_state",
+    "season_doc", "standings", "standings_csv", "standings_document",
 ]

@@ -16,7 +16,7 @@ The same document format, ``heat-season/1``, describes a custom season and store
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -145,6 +145,21 @@ def press_lines(track: Track, letters: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(lines)
 
 
+def on_season_board(track: Track, track_id: str,
+                    load_track: Callable[[str], Track] = tracks.load_track) -> bool:
+    """``track`` (a race file's) is the bundled board ``track_id`` names: the same id and the
+    same spaces, corners, lines and track data, whatever it is called. A race file may give a
+    track of its own, inline, under a bundled track's id (docs/race-file.md): that is not the
+    season's race (docs/championship.md)."""
+    if track.id != track_id:
+        return False
+    try:
+        bundled = load_track(track_id)
+    except tracks.TrackError:
+        return False
+    return replace(track, name=bundled.name, unverified=bundled.unverified) == bundled
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -179,11 +194,11 @@ def _parse_race(i: int, raw: object, load_track: Callable[[str], Track]) -> Seas
             isinstance(x, str) and len(x) == 1 and "A" <= x <= "Z" for x in press):
         raise SeasonError(f"{where}.press: must be a list of letters A-Z, like [\"A\", \"C\"]")
     race = SeasonRace(track_id, event, sponsors, tuple(press), playable, note)
-    if not playable:
-        return race
     try:
         track = load_track(track_id)
     except tracks.TrackError as error:
+        if not playable:  # a race the app cannot run may be on a track it lacks (1966 Germany)
+            return race
         raise SeasonError(f"{where}.track: {error}") from error
     try:
         press_lines(track, race.press)

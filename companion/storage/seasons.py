@@ -33,6 +33,7 @@ from companion.championship import (
     Season,
     SeasonDef,
     SeasonError,
+    on_season_board,
     parse_season,
     season_doc,
 )
@@ -391,7 +392,7 @@ class SeasonStore:
     def _check_race(season: Season, number: int, setup: RaceSetup, *, exact: bool) -> None:
         race = season.definition.races[number - 1]
         where = f"race {number} of the season"
-        if setup.track.id != race.track:
+        if not on_season_board(setup.track, race.track):
             raise SeasonLinkError(f"{where} is on {race.track}, not {setup.track.id}")
         expected = season.race_modules(number, setup.track)
         ids = sorted((c.id, c.legend) for c in season.cars)

@@ -219,3 +219,56 @@ def test_damaged_custom_season_is_one_line_exit_2(tmp_path: Path) -> None:
     assert (code, out) == (2, "")
     assert err == f"{season}: races[0].event: unknown event ['new-grandstand'] " \
                   "(see docs/race-file-v2.md)\n"
+
+
+CHECKS = Path(__file__).parent / "season-checks"
+"""Race files from the independent check of the standings (found there, kept as cases)."""
+
+
+def test_a_board_of_its_own_under_a_season_track_s_id_is_not_that_race(tmp_path: Path) -> None:
+    """docs/championship.md: a file must match its race's track. A race file may give a track
+    of its own, inline, under a bundled id (docs/race-file.md); a 30-space board called
+    "great-britain" is not 1961's Great Britain, though it replays."""
+    path = str(CHECKS / "inline-board-called-great-britain.json")
+    code, out, err = run("--files", path, "--season", "1961")
+    assert (code, out) == (2, "")
+    assert "is on the bundled great-britain; the file's track of that id is another board " \
+           "(30 spaces" in err, err
+
+
+def test_the_bundled_board_written_inline_is_the_season_s_track() -> None:
+    import dataclasses
+
+    import tracks
+    from companion.championship import on_season_board
+
+    bundled = tracks.load_track("great-britain")
+    assert on_season_board(dataclasses.replace(bundled, name="", unverified=()), "great-britain")
+    assert not on_season_board(dataclasses.replace(bundled, spaces=bundled.spaces + 1),
+                               "great-britain")
+    assert not on_season_board(bundled, "usa")
+
+
+def test_press_corners_are_matched_as_corners_however_named(tmp_path: Path) -> None:
+    """A file naming Press Corner B twice (B, then F, which wraps to B on USA's four) has the
+    season race's one Press Corner B: accepted."""
+    custom = tmp_path / "season.json"
+    custom.write_text(json.dumps({"races": [{"track": "usa", "press": ["B"]}]}),
+                      encoding="utf-8")
+    code, out, err = run("--files", str(CHECKS / "usa-press-b-named-twice.json"),
+                         "--custom", str(custom))
+    assert (code, err) == (0, ""), err
+    assert json.loads(out)["races"][0]["status"] == "over"
+
+
+def test_a_file_for_a_race_the_app_cannot_run_is_refused(tmp_path: Path) -> None:
+    """A race marked ``playable: false`` is never set up by the app (docs/championship.md), so
+    no race file can be its result."""
+    custom = tmp_path / "season.json"
+    races = [{"track": r.track, "event": r.event, "press": list(r.press)}
+             for r in SEASONS["1961"].races]
+    races[0] |= {"playable": False, "note": "not in the box"}
+    custom.write_text(json.dumps({"races": races}), encoding="utf-8")
+    code, out, err = run("--files", FILES[0], "--custom", str(custom))
+    assert (code, out) == (2, "")
+    assert "(great-britain) cannot be played in the app: not in the box" in err, err

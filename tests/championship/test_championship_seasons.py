@@ -116,3 +116,17 @@ def _any_track(track_id: str) -> tracks.Track:
 def test_custom_season_errors(doc: Any, message: str) -> None:
     with pytest.raises(SeasonError, match=message):
         parse_season(doc)
+
+
+def test_a_race_the_app_cannot_run_may_be_on_a_track_it_lacks() -> None:
+    """docs/championship.md: ``playable: false`` marks a race the app cannot run, such as one
+    on a track that is not bundled (1966 Germany); its Press Corners are checked when the
+    track is bundled, as any race's are."""
+    lacking = parse_season({"races": [{"track": "usa"},
+                                      {"track": "mars", "playable": False, "press": ["A"]}]})
+    assert lacking.races[1].track == "mars"
+    with pytest.raises(SeasonError, match="races.1..press: press corners A and D are the same"):
+        parse_season({"races": [{"track": "usa"},
+                                {"track": "italy", "playable": False, "press": ["A", "D"]}]})
+    with pytest.raises(SeasonError, match="races.0..track"):
+        parse_season({"races": [{"track": "mars"}]})
