@@ -33,7 +33,6 @@ from companion.championship import (
     Season,
     SeasonDef,
     SeasonError,
-    on_season_board,
     parse_season,
     season_doc,
 )
@@ -392,7 +391,9 @@ class SeasonStore:
     def _check_race(season: Season, number: int, setup: RaceSetup, *, exact: bool) -> None:
         race = season.definition.races[number - 1]
         where = f"race {number} of the season"
-        if not on_season_board(setup.track, race.track):
+        # By id: the app sets a season's race up on the bundled board, and a stored race keeps
+        # the track data it was raced on (a later fix to the bundled data must not unlink it).
+        if setup.track.id != race.track:
             raise SeasonLinkError(f"{where} is on {race.track}, not {setup.track.id}")
         expected = season.race_modules(number, setup.track)
         ids = sorted((c.id, c.legend) for c in season.cars)
