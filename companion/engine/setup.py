@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -92,11 +93,10 @@ def _problem(setup: RaceSetup) -> Explanation | None:
         for design in entry.upgrades:
             if design not in DESIGNS or DESIGNS[design].sponsor:
                 return explain(N_("{design} is not a Garage upgrade card."), design=design)
-        for design in sorted(set(entry.upgrades)):
-            # The Garage holds each design twice, and two Heat cards in each of its two decks
-            # (docs/rules.md §0, §4.2): no car can own more.
+        for design, count in sorted(Counter(entry.upgrades).items()):
+            # The Garage holds each design twice, and two Heat cards in each of its two decks:
+            # no car can own more (docs/rules.md §4.2; docs/rules-decisions.md #26).
             limit = COPIES * 2 if DESIGNS[design].heat_card else COPIES
-            count = entry.upgrades.count(design)
             if count > limit:
                 return explain(N_("{car} has {count} {design} cards; the Garage holds only "
                                   "{limit}."), car=entry.id, count=count, design=design,

@@ -165,7 +165,6 @@ class Clearance:
                 return False
         return True
 
-
     def segments_near(self, a: Point, b: Point, distance: float,
                       ignore: frozenset[int] = frozenset()) -> Iterator[tuple[Point, Point]]:
         """The segments drawn (owners in ``ignore`` aside) whose strokes come within

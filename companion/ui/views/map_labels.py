@@ -131,12 +131,11 @@ class LabelPlanner:
         gap = self.spots.gap
         apart = gap + _FAR_APART_EM * height if over_legs else gap
 
-        def usable(box: Box) -> bool:
+        def usable(box: Box) -> bool:  # the spots' search yields no box that fails this
             return self.words.box_clear(box, apart)
 
         for box, leader in self.spots.led_number_spots(space, width, height, over_legs, usable):
-            if (self.words.box_clear(box, apart)
-                    and self.words.segment_clear(*leader, LEADER_WIDTH, 1.0)):
+            if self.words.segment_clear(*leader, LEADER_WIDTH, 1.0):
                 self.words.add_box(box)
                 self.words.add_segment(*leader, LEADER_WIDTH, owner=-space)
                 return box, leader

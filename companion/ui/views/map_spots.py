@@ -25,7 +25,8 @@ from .map_clearance import (
 from .track_shapes import MapGeometry
 
 MAX_GAP_EM = 1.0
-"""A space number sits at most this many text heights (plus :data:`GAP`) off the band."""
+"""A space number sits at most this many text heights (plus the gap, :data:`.map_labels.GAP`)
+off the band."""
 CORNER_LINE = 0.75
 """A Corner Line reaches this many band widths either side of the centre line."""
 FINISH_LINE = 0.7
