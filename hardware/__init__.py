@@ -25,6 +25,7 @@ from .events import (
     HubOnline,
     InputEvent,
     InputRejected,
+    Reason,
     SeatReady,
     TableButton,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "InputQueue",
     "InputRejected",
     "LedPattern",
+    "Reason",
     "SeatReady",
     "SerialHub",
     "TableButton",

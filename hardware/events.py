@@ -15,6 +15,54 @@ from enum import StrEnum
 GEARS: tuple[int, ...] = (1, 2, 3, 4)
 MAX_SEATS = 8
 
+Param = str | int
+"""A value put into a :class:`Reason`'s sentence."""
+
+
+def N_(message: str) -> str:  # noqa: N802 - the conventional gettext no-op marker
+    """Mark a :class:`Reason`'s sentence for the app's translation catalogs (which read this
+    package); the app translates it where it shows it."""
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why an input could not be used or a hub went offline, said for the table.
+
+    ``template`` is one English sentence with ``{placeholders}``, marked with :func:`N_`;
+    ``params`` fills them. The app shows ``_(reason.template).format(**reason.values)`` in the
+    player's language; ``str(reason)`` is the English sentence (logs, the command line). A
+    system's own words (an OS error) go in a parameter, as they are.
+    """
+
+    template: str
+    params: tuple[tuple[str, Param], ...] = ()
+
+    def __post_init__(self) -> None:
+        str(self)  # a placeholder without a value is a bug: fail where it is made
+
+    @classmethod
+    def of(cls, template: str, /, **params: Param) -> Reason:
+        return cls(template, tuple(sorted(params.items())))
+
+    @property
+    def values(self) -> dict[str, Param]:
+        return dict(self.params)
+
+    def __str__(self) -> str:
+        return self.template.format(**self.values)
+
+
+def dial_between(seat: int) -> Reason:
+    """Why a seat's Ready press was not used: its gear dial sat between two gears."""
+    return Reason.of(N_("Seat {seat}: Ready was pressed with the gear dial between two gears."),
+                     seat=seat)
+
+
+def seats_text(seats: tuple[int, ...] | list[int]) -> str:
+    """Seat numbers for a :class:`Reason`: ``"5, 6"``."""
+    return ", ".join(str(seat) for seat in seats)
+
 
 class TableButton(StrEnum):
     """The shared buttons on the table (each seat's own Ready button is :class:`SeatReady`)."""
@@ -85,7 +133,7 @@ class HubOffline:
     """The serial hub is gone or cannot be opened (sent once per outage, not per retry)."""
 
     hub: str
-    reason: str
+    reason: Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +142,7 @@ class InputRejected:
     name, "queue"); ``seat`` is set when the problem belongs to one seat (blink its LED)."""
 
     source: str
-    reason: str
+    reason: Reason
     seat: int | None = None
 
 

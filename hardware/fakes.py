@@ -20,7 +20,7 @@ from .clock import FakeClock
 from .dial import DialKind
 from .events import GEARS, TableButton
 from .inputqueue import InputQueue
-from .outputs import LedPattern
+from .outputs import LedPattern, beep_plan
 from .table_logic import Channel, TableLogic
 
 DEFAULT_SETTLE = 0.03
@@ -116,6 +116,7 @@ class FakeTable:
             self.leds[seat] = pattern
 
     def beep(self, count: int = 1, on: float = 0.08, off: float = 0.08) -> None:
+        beep_plan(count, on, off)  # refuses what the real outputs refuse
         self.beeps.append((count, on, off))
 
 

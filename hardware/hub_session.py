@@ -17,7 +17,10 @@ tested by feeding lines. The rules that make presses exactly-once:
 * after every (re)connect the host sends ``HELLO`` then ``SYNC <last>``; the hub's boot id tells
   whether it is the same hub session (replay what was missed) or a hub that rebooted or started
   a new numbering (replay its whole new history); on first contact since the app started,
-  history is skipped as stale.
+  history is skipped as stale;
+* presses of the old numbering that never reached the host are gone with the hub's history when
+  its boot id changes: the host reports those whose numbers the hub showed as lost, as it does
+  for a ``GAP``.
 """
 
 from __future__ import annotations
@@ -29,16 +32,20 @@ from enum import Enum
 
 from . import protocol as p
 from .events import (
+    N_,
     ButtonPressed,
     DialMoved,
     HubOffline,
     HubOnline,
     InputEvent,
     InputRejected,
+    Reason,
     SeatReady,
     TableButton,
+    dial_between,
+    seats_text,
 )
-from .outputs import LedPattern
+from .outputs import LedPattern, beep_plan
 
 
 class HubState(Enum):
@@ -74,7 +81,7 @@ class Outcome:
 
     events: list[InputEvent] = field(default_factory=list)
     send: list[bytes] = field(default_factory=list)
-    drop: str | None = None
+    drop: Reason | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +106,9 @@ class HubSession:
         self.version: int | None = None
         """The protocol version of this connection, from the hub's ``HELLO``."""
         self.last_seq = 0
+        self._shown = 0
+        """The highest press number the hub has shown under ``boot_id`` (a press, ``PONG``,
+        ``SYNCED``, its ``HELLO``), whether or not that press reached us."""
         self.dials: dict[int, int] = {}
         self.leds: dict[int, LedPattern] = {seat: LedPattern.OFF for seat in self.seats}
         self._offline_announced = False
@@ -122,7 +132,7 @@ class HubSession:
         self._announced = False
         return Outcome(send=[p.hello()])
 
-    def closed(self, reason: str) -> Outcome:
+    def closed(self, reason: Reason) -> Outcome:
         """The port is gone (or could not be opened): announce it once per outage."""
         if self.state is not HubState.CLOSED:
             self.stats.disconnects += 1
@@ -143,9 +153,10 @@ class HubSession:
         return Outcome(send=[p.led(seat, pattern)] if self.state is HubState.ONLINE else [])
 
     def beep(self, count: int, on: float, off: float) -> Outcome:
+        plan = beep_plan(count, on, off)  # checked online or not: a bad request is a bug
         if self.state is not HubState.ONLINE:
             return Outcome()
-        return Outcome(send=[p.beep(count, max(1, round(on * 1000)), round(off * 1000))])
+        return Outcome(send=[p.beep(*plan)])
 
     # -- input --------------------------------------------------------------------------------
 
@@ -182,7 +193,8 @@ class HubSession:
         if self.state is HubState.CLOSED:
             return out
         if now - self._last_valid > t.silence_timeout:
-            out.drop = f"hub silent for {now - self._last_valid:.1f} s"
+            out.drop = Reason.of(N_("it has not answered for {seconds} s."),
+                                 seconds=f"{now - self._last_valid:.1f}")
             return out
         if self.state is HubState.HELLO and now - self._hello_at >= t.hello_retry:
             self._hello_at = now
@@ -213,31 +225,38 @@ class HubSession:
             return
         if not p.OLDEST_PROTOCOL_VERSION <= msg.version <= p.PROTOCOL_VERSION:
             self._reject("version", now, out)
-            out.drop = (f"hub speaks protocol v{msg.version}, this app speaks "
-                        f"v{p.OLDEST_PROTOCOL_VERSION} to v{p.PROTOCOL_VERSION}")
+            out.drop = Reason.of(
+                N_("it speaks protocol version {version}; this app speaks versions {oldest} "
+                   "to {newest}."), version=msg.version, oldest=p.OLDEST_PROTOCOL_VERSION,
+                newest=p.PROTOCOL_VERSION)
             return
         self.stats.accepted += 1
         self.version = msg.version
         foreign = sorted(set(msg.seats) - set(self.seats))
         if foreign:
-            out.events.append(InputRejected(
-                self.name, f"hub reports seats {foreign} that the wiring file does not give it"))
+            out.events.append(InputRejected(self.name, Reason.of(
+                N_("The hub serves seats {seats}, which the wiring file does not give it."),
+                seats=seats_text(foreign))))
         missing = sorted(set(self.seats) - set(msg.seats))
         if missing:
-            out.events.append(InputRejected(
-                self.name, f"the wiring file gives seats {missing} to the hub, which does not "
-                "serve them (check SEATS in its firmware)"))
+            out.events.append(InputRejected(self.name, Reason.of(
+                N_("The wiring file gives seats {seats} to the hub, which does not serve them "
+                   "(check SEATS in its firmware)."), seats=seats_text(missing))))
         if self.boot_id is None:
             self.last_seq = msg.latest_seq  # first contact: older presses are stale
         elif msg.boot_id != self.boot_id:
+            self._report_lost_with_numbering(out)
             self.last_seq = 0  # the hub restarted or renumbered: everything it has is new
         elif msg.latest_seq < self.last_seq:
             # Same numbering, yet the hub never got as far as we think: our number is wrong
             # (no correct hub does this). Trust the hub, or its presses would all be dropped.
-            out.events.append(InputRejected(
-                self.name, f"hub numbering is at {msg.latest_seq}, behind {self.last_seq}: "
-                f"presses after {msg.latest_seq} will be used"))
+            out.events.append(InputRejected(self.name, Reason.of(
+                N_("The hub's press numbers are at {latest}, behind {last}: presses after "
+                   "{latest} will be used."), latest=msg.latest_seq, last=self.last_seq)))
             self.last_seq = msg.latest_seq
+        if msg.boot_id != self.boot_id:
+            self._shown = 0
+        self._shown = max(self._shown, msg.latest_seq)
         self.boot_id = msg.boot_id
         self.state = HubState.SYNCING
         self._send_sync(now, out)
@@ -249,6 +268,7 @@ class HubSession:
                 self._adopt_gap(gap, out)
             else:
                 self._reject("unconfirmed-gap", now, out)
+        self._shown = max(self._shown, msg.seq)
         if msg.seq <= self.last_seq:
             self.stats.duplicates += 1
             return
@@ -265,9 +285,7 @@ class HubSession:
         if isinstance(msg.button, TableButton):
             out.events.append(ButtonPressed(msg.button))
         elif msg.gear == 0:
-            out.events.append(InputRejected(
-                self.name, f"seat {msg.seat}: Ready pressed with the gear dial between positions",
-                seat=msg.seat))
+            out.events.append(InputRejected(self.name, dial_between(msg.seat), seat=msg.seat))
         else:
             if self.dials.get(msg.seat) != msg.gear:
                 # A replayed press can predate the DIAL that reports the move: the dial it read
@@ -310,6 +328,7 @@ class HubSession:
         if msg.latest_seq < self.last_seq:
             self._rehandshake(now, out)  # the hub is behind us: a new numbering
             return
+        self._shown = max(self._shown, msg.latest_seq)
         if msg.latest_seq > self.last_seq:
             self._send_sync(now, out)  # something still missing: ask again
             return
@@ -332,8 +351,10 @@ class HubSession:
             return
         self.stats.accepted += 1
         if msg.latest_seq < self.last_seq:
-            self._rehandshake(now, out)
-        elif msg.latest_seq > self.last_seq and self._sync_at is None:
+            self._rehandshake(now, out)  # the hub is behind us: a new numbering
+            return
+        self._shown = max(self._shown, msg.latest_seq)
+        if msg.latest_seq > self.last_seq and self._sync_at is None:
             self.stats.heartbeat_gaps += 1  # the hub has a press we never got
             self._send_sync(now, out)
 
@@ -343,8 +364,23 @@ class HubSession:
         self.stats.accepted += 1
         self.stats.lost_presses += gap.last - gap.first + 1
         self.last_seq = gap.last
-        out.events.append(InputRejected(
-            self.name, f"hub lost presses {gap.first}..{gap.last} (its history was full)"))
+        out.events.append(InputRejected(self.name, Reason.of(
+            N_("The hub lost presses {first} to {last}: its memory of presses was full."),
+            first=gap.first, last=gap.last)))
+
+    def _report_lost_with_numbering(self, out: Outcome) -> None:
+        """The hub's boot id changed: its old history is gone, and with it every press of the
+        old numbering that never reached us. Report those whose numbers the hub showed us (a
+        press we could not use yet, a heartbeat's number); a lost last line with no later
+        number is gone unseen (``docs/serial-protocol.md`` section 6)."""
+        last = self._shown
+        if last <= self.last_seq:
+            return
+        first = self.last_seq + 1
+        self.stats.lost_presses += last - first + 1
+        out.events.append(InputRejected(self.name, Reason.of(
+            N_("The hub lost presses {first} to {last}: it restarted or renumbered its presses "
+               "before sending them."), first=first, last=last)))
 
     def _rehandshake(self, now: float, out: Outcome) -> None:
         """Start the session again on this connection: ``HELLO``, then ``SYNC``. Presses that
@@ -375,6 +411,6 @@ class HubSession:
     def _report_rejections(self, now: float, out: Outcome) -> None:
         n, self._unreported = self._unreported, 0
         self._reported_at = now
-        what = "1 bad line" if n == 1 else f"{n} bad lines"
-        reason = f"{what} from the hub (last: {self._last_reason})"
-        out.events.append(InputRejected(self.name, reason))
+        out.events.append(InputRejected(self.name, Reason.of(
+            N_("Bad lines from the hub: {count} (last: {problem})."), count=n,
+            problem=self._last_reason)))

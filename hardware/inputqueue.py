@@ -11,7 +11,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
-from .events import InputEvent, InputRejected
+from .events import N_, InputEvent, InputRejected, Reason
 
 
 class InputQueue:
@@ -52,7 +52,8 @@ class InputQueue:
             self._events.clear()
             dropped, self._dropped_since_drain = self._dropped_since_drain, 0
         if dropped:
-            events.append(InputRejected("queue", f"{dropped} input events dropped: queue full"))
+            events.append(InputRejected("queue", Reason.of(
+                N_("{count} table inputs were dropped: too many came at once."), count=dropped)))
         return events
 
     def wait(self, timeout: float) -> bool:

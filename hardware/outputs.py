@@ -12,6 +12,7 @@ reading the pin history. Suggested use at the table:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Protocol
@@ -44,6 +45,25 @@ def pattern_level(pattern: LedPattern, elapsed: float) -> bool:
 def _ms(seconds: float) -> int:
     # Whole milliseconds, so float noise (1000.1 - 1000.0 != 0.1) cannot shift an edge.
     return round(seconds * 1000)
+
+
+BEEP_COUNTS = range(1, 11)
+BEEP_MAX_MS = 2000
+
+
+def beep_plan(count: int, on: float, off: float) -> tuple[int, int, int]:
+    """``(count, on_ms, off_ms)`` for a beep of ``count`` tones ``on`` seconds long, ``off``
+    seconds apart; :class:`ValueError` outside what the hub's ``BEEP`` takes
+    (``docs/serial-protocol.md`` section 3: 1..10 tones of 1..2000 ms, 0..2000 ms apart), which
+    the GPIO buzzer keeps too, so a beep sounds the same on either."""
+    finite = math.isfinite(on) and math.isfinite(off)
+    on_ms = max(1, _ms(on)) if finite and on > 0 else 0
+    off_ms = _ms(off) if finite and off >= 0 else -1
+    if (isinstance(count, bool) or count not in BEEP_COUNTS or not 1 <= on_ms <= BEEP_MAX_MS
+            or not 0 <= off_ms <= BEEP_MAX_MS):
+        raise ValueError(f"a beep is 1..10 tones of 0.001..2 s, 0..2 s apart; not {count} "
+                         f"tones of {on} s, {off} s apart")
+    return count, on_ms, off_ms
 
 
 class TableOutput(Protocol):
@@ -89,10 +109,8 @@ class Beeper:
         self._level = False
 
     def beep(self, count: int, on: float, off: float, now: float) -> None:
-        if count < 1 or on <= 0 or off < 0:
-            raise ValueError("beep needs count >= 1, on > 0 and off >= 0")
-        self._start, self._count = now, count
-        self._on, self._off = max(1, _ms(on)), _ms(off)
+        self._count, self._on, self._off = beep_plan(count, on, off)
+        self._start = now
         self.update(now)
 
     @property

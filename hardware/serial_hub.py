@@ -19,6 +19,7 @@ from typing import Protocol
 import serial
 
 from .clock import Clock
+from .events import N_, Reason
 from .hub_session import HubSession, HubState, HubStats, Outcome, SessionTiming
 from .inputqueue import InputQueue
 from .outputs import LedPattern
@@ -147,7 +148,9 @@ class SerialHub:
                 port = self._open()
             except Exception as exc:  # SerialException, OSError, ValueError from the driver
                 with self._lock:
-                    self._apply(self._session.closed(f"cannot open {self.port}: {exc}"))
+                    self._apply(self._session.closed(Reason.of(
+                        N_("its port {port} cannot be opened ({problem})."), port=self.port,
+                        problem=str(exc))))
                 self._stop.wait(delay)
                 delay = min(delay * 2, self._max_retry_delay)
                 continue
@@ -160,7 +163,8 @@ class SerialHub:
                 reason = self._pump(port)
             except Exception as exc:  # a bug must not kill the reader: log, reconnect
                 log.exception("hub %s: reader failed", self.name)
-                reason = f"internal error: {exc!r}"
+                reason = Reason.of(N_("the app failed reading it ({problem})."),
+                                   problem=repr(exc))
             with self._lock:
                 self._port = None
                 was_online = self._session.state is HubState.ONLINE
@@ -173,7 +177,7 @@ class SerialHub:
             delay = self._retry_delay if was_online else min(delay * 2, self._max_retry_delay)
             self._stop.wait(delay)
 
-    def _pump(self, port: SerialLike) -> str:
+    def _pump(self, port: SerialLike) -> Reason:
         while not self._stop.is_set():
             with self._lock:
                 pending, self._outbox = self._outbox, []
@@ -183,7 +187,7 @@ class SerialHub:
                 waiting = port.in_waiting
                 data = port.read(waiting if waiting > 0 else 1)
             except Exception as exc:  # unplugged: SerialException / OSError / driver quirks
-                return f"hub disconnected: {exc}"
+                return Reason.of(N_("it was disconnected ({problem})."), problem=str(exc))
             now = self._clock()
             with self._lock:
                 for line in self._buffer.feed(data) if data else ():
@@ -195,7 +199,7 @@ class SerialHub:
                 self._apply(outcome)
                 if outcome.drop:
                     return outcome.drop
-        return "closed"
+        return Reason.of(N_("the app closed its port."))
 
     def _apply(self, outcome: Outcome) -> None:
         # Called with the lock held. Only the reader thread writes to the port (from the

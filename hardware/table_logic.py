@@ -22,7 +22,15 @@ from enum import StrEnum
 from . import dial
 from .debounce import Debouncer
 from .dial import DialKind
-from .events import ButtonPressed, DialMoved, InputEvent, InputRejected, SeatReady, TableButton
+from .events import (
+    ButtonPressed,
+    DialMoved,
+    InputEvent,
+    InputRejected,
+    SeatReady,
+    TableButton,
+    dial_between,
+)
 
 
 class ChannelKind(StrEnum):
@@ -137,11 +145,7 @@ class TableLogic:
                 gear = s.dial.stable
                 if gear is None:
                     events.append(
-                        InputRejected(
-                            self.source,
-                            f"seat {s.seat}: Ready pressed with the gear dial between positions",
-                            seat=s.seat,
-                        )
+                        InputRejected(self.source, dial_between(s.seat), seat=s.seat)
                     )
                 else:
                     events.append(SeatReady(s.seat, gear))

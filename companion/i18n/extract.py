@@ -6,9 +6,10 @@
 Messages come from the app (``_("...")`` in ``companion/ui/**/*.py``, ``tr._("...")`` in its
 ``.kv`` files, ``N_("...")`` anywhere in ``companion/ui`` and ``companion/i18n``; each package is
 read with its subpackages, in path order) and from the engine's explanation templates
-(``N_("...")`` in ``companion/engine``) and the storage faults' reasons (``N_("...")`` in
-``companion/storage``), which the app translates where it shows them, and
-from the bundled tracks' ``unverified`` notes
+(``N_("...")`` in ``companion/engine``), the storage faults' reasons (``N_("...")`` in
+``companion/storage``) and the table hardware's reasons (``N_("...")`` in ``hardware/``, beside
+``companion/``), which the app translates where it shows them, and from the bundled tracks'
+``unverified`` notes
 (``tracks/data/*.json``), which the New race screen shows in the player's language.
 """
 
@@ -24,7 +25,8 @@ from . import DOMAIN, LANGUAGES, LOCALE_DIR
 from .pofile import Catalog, read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("ui", "engine", "i18n", "storage")
+SOURCES = ("ui", "engine", "i18n", "storage", "../hardware")
+"""Folders read for messages, relative to the ``companion`` package."""
 TRACK_DATA = ROOT.parent / "tracks" / "data"
 _KV_CALL = re.compile(r"""tr\._\(\s*(?P<q>["'])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)\s*\)""")
 
@@ -71,7 +73,7 @@ def messages(root: Path = ROOT) -> dict[str, list[str]]:
     """msgid -> the files that use it, in source order (tracks' notes last)."""
     out: dict[str, list[str]] = {}
     for package in SOURCES:
-        for path in sorted((root / package).rglob("*")):
+        for path in sorted((root / package).resolve().rglob("*")):
             if path.suffix == ".py":
                 found = _py_messages(path)
             elif path.suffix == ".kv":
@@ -79,7 +81,7 @@ def messages(root: Path = ROOT) -> dict[str, list[str]]:
             else:
                 continue
             for text, _lineno in found:
-                where = str(path.relative_to(root.parent))
+                where = str(path.relative_to(root.parent.resolve()))
                 if text and where not in out.get(text, []):
                     out.setdefault(text, []).append(where)
     if root == ROOT:

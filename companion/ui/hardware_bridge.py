@@ -26,12 +26,16 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.engine import Phase, Rejection
 from companion.i18n import N_, _
 
 from .controller import RaceController
+from .views.hardware_words import reason_text
+
+if TYPE_CHECKING:
+    from hardware import Reason
 
 ATTENTION_S = 2.0
 """How long a seat's LED blinks fast after a refused input, or after Identify."""
@@ -67,8 +71,8 @@ class HubInfo:
     name: str = ""
     online: bool | None = None
     """None until the hub reported either way."""
-    reason: str = ""
-    """The hub layer's own words for the last outage (data, shown as is)."""
+    reason: Reason | None = None
+    """Why the hub went offline last (shown with :func:`reason_text`)."""
     seats: tuple[int, ...] = ()
 
 
@@ -166,18 +170,19 @@ class HardwareBridge:
         elif isinstance(event, HubOffline):
             self.hub = HubInfo(name=event.hub, online=False, reason=event.reason,
                                seats=self.hub.seats)
-            self._say(_text(N_("Table hub {hub} is offline: {reason}"), hub=event.hub,
-                            reason=event.reason))
+            offline = event.reason
+            self._say(lambda: _("Table hub {hub} is offline: {reason}").format(
+                hub=event.hub, reason=reason_text(offline)))
         elif isinstance(event, InputRejected):
-            reason = event.reason
+            rejected = event.reason
             if event.seat is not None:  # the table's only seat-level refusal: a dial between
-                self._record(event.seat, lambda: reason)  # two gears when Ready was pressed
+                self._record(event.seat, lambda: reason_text(rejected))  # two gears at Ready
                 self._attention(event.seat)
                 controller = self._controller()
                 if self.mode == "race" and controller is not None:
                     controller.refuse(N_("Seat {seat}: the gear dial is between two gears. Turn "
                                          "it to a gear and press Ready again."), seat=event.seat)
-            self._say(lambda: reason)
+            self._say(lambda: reason_text(rejected))
         elif isinstance(event, DialMoved):
             self._record(event.seat, _text(N_("Dial: gear {gear}"), gear=event.gear),
                          dial=event.gear)

@@ -14,6 +14,7 @@ from hardware.events import (
     HubOffline,
     InputEvent,
     InputRejected,
+    Reason,
     SeatReady,
     TableButton,
 )
@@ -47,7 +48,8 @@ def test_events_reject_impossible_values(make: object) -> None:
 
 def test_drain_returns_fifo_and_empties() -> None:
     q = InputQueue()
-    events: list[InputEvent] = [SeatReady(1, 2), DialMoved(2, 4), HubOffline("hub", "gone")]
+    events: list[InputEvent] = [SeatReady(1, 2), DialMoved(2, 4),
+                                HubOffline("hub", Reason.of("the app closed its port."))]
     for e in events:
         q.put(e)
     assert len(q) == 3
@@ -89,7 +91,8 @@ def test_full_queue_drops_and_says_so() -> None:
     assert q.drain() == [
         DialMoved(1, 1),
         DialMoved(1, 2),
-        InputRejected("queue", "2 input events dropped: queue full"),
+        InputRejected("queue", Reason.of(
+            "{count} table inputs were dropped: too many came at once.", count=2)),
     ]
     assert q.drain() == []
 

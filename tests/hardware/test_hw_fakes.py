@@ -94,5 +94,8 @@ def test_fake_table_outputs_are_recorded() -> None:
     table.beep(3)
     assert table.leds == {1: LedPattern.OFF, 2: LedPattern.BLINK}
     assert table.beeps == [(3, 0.08, 0.08)]
+    with pytest.raises(ValueError, match="1..10 tones"):
+        table.beep(11)  # the fake refuses what the real outputs refuse
+    assert table.beeps == [(3, 0.08, 0.08)]
     with pytest.raises(ValueError):
         table.turn_dial(1, 5)

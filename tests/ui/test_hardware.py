@@ -18,6 +18,7 @@ from companion.engine import ChooseGear
 from companion.ui.widgets.lookup import find
 from hardware import FakeTable, InputRejected, LedPattern, TableButton
 from hardware.clock import FakeClock
+from hardware.events import dial_between
 
 pytestmark = pytest.mark.ui
 
@@ -117,8 +118,7 @@ def test_table_buttons_do_what_the_screen_buttons_do(table) -> None:
     assert fake.leds[_seat_of(app, current)] is LedPattern.ON
     other = 3 - _seat_of(app, current)
     assert fake.leds[other] is LedPattern.OFF
-    between = InputRejected("fake", "seat 2: Ready pressed with the gear dial between "
-                            "positions", seat=2)
+    between = InputRejected("fake", dial_between(2), seat=2)
     fake.queue.put(between)  # what the table sends for a dial resting between two gears
     app.poll_hardware()
     assert fake.leds[2] is LedPattern.FAST_BLINK
@@ -171,7 +171,13 @@ def test_hardware_check_screen_is_live_and_identify_blinks(table) -> None:
     assert find(screen, "hw buttons").text == "마지막 버튼: 취소"
     assert find(screen, "identify 2").text == "위치 확인"
     assert find(screen, "hw led 2").text == "꺼짐"
+    fake.queue.put(InputRejected("fake", dial_between(1), seat=1))
+    app.poll_hardware()  # the table's own reason, in the player's language
+    assert find(screen, "hw last 1").text.startswith(
+        "1번 자리: 기어 다이얼이 두 기어 사이에 있을 때 준비 버튼이 눌렸습니다.")
     app.set_language("en")
+    assert find(screen, "hw last 1").text.startswith(
+        "Seat 1: Ready was pressed with the gear dial between two gears.")
     harness.player.press("back")
     harness.player.press("back")
     assert app.hw_bridge.mode == "idle"
@@ -372,4 +378,14 @@ def test_hub_state_and_stats_on_the_check_screen(make_harness) -> None:
     until(lambda: peer.leds[5] is LedPattern.FAST_BLINK)
     link.unplug()
     until(polled(lambda: app.hw_bridge.hub.online is False))
-    assert find(screen, "hw hub").text.startswith("Hub hub (seats 5, 6): offline: ")
+    assert find(screen, "hw hub").text.startswith(
+        "Hub hub (seats 5, 6): offline: it was disconnected (")
+    status = app.hw_bridge.status
+    assert status is not None
+    assert status().startswith("Table hub hub is offline: it was disconnected (")
+    app.set_language("zh_TW")  # the hub's reason is translated as well
+    screen.refresh()
+    assert find(screen, "hw hub").text.startswith("集線器 hub")
+    assert "離線：它的連線中斷了（" in find(screen, "hw hub").text
+    assert status().startswith("桌面集線器 hub 離線：它的連線中斷了（")
+    app.set_language("en")

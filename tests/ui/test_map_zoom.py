@@ -177,6 +177,7 @@ def test_the_table_s_buttons_reach_the_race_under_it(table) -> None:
     a Ready refused (the dial between two gears) closes it too, so why is not hidden under it;
     a refusal already on screen when it opened does not close it."""
     from hardware import InputRejected
+    from hardware.events import dial_between
 
     harness, fake = table
     harness.player.set_up_race()
@@ -192,8 +193,7 @@ def test_the_table_s_buttons_reach_the_race_under_it(table) -> None:
     assert not zoom.is_open and app.controller.state.planned  # the gear went in
     _tap(harness, *_middle_of_map(harness))
     assert zoom.is_open
-    fake.queue.put(InputRejected("fake", "seat 2: Ready pressed with the gear dial between "
-                                 "positions", seat=2))
+    fake.queue.put(InputRejected("fake", dial_between(2), seat=2))
     app.poll_hardware()
     harness.pump(2)
     assert app.controller.error.startswith("Seat 2: the gear dial is between two gears.")

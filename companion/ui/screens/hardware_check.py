@@ -17,6 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
 
+from ..views.hardware_words import reason_text
 from ..views.names import car_label
 from ..widgets.basic import Btn, Cell, Row, Swatch, ToneLabel
 from .base import BaseScreen
@@ -67,7 +68,9 @@ class HardwareCheckScreen(BaseScreen):
         info = bridge.hub
         online = bool(getattr(hub, "online", info.online))
         state = _("online") if online else (
-            _("offline: {reason}").format(reason=info.reason) if info.online is False
+            _("offline: {reason}").format(
+                reason=reason_text(info.reason) if info.reason is not None else "")
+            if info.online is False
             else _("waiting"))
         self.ids.hub.text = _("Hub {hub} (seats {seats}): {state}").format(
             hub=info.name or getattr(hub, "name", ""),

@@ -9,8 +9,12 @@ Hardware check screen under "Technical details".
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from companion.i18n import N_, _
+
+if TYPE_CHECKING:
+    from hardware.events import Reason
 
 REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^no wiring file\b", re.I),
@@ -27,6 +31,12 @@ REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
 """The hardware layer's reasons (``hardware/detection.py``) -> a sentence for the table."""
 UNKNOWN = N_("The table hardware could not be used.")
 TOUCH_ONLY = re.compile(r"^\s*running touch-only\s*$", re.I)
+
+
+def reason_text(reason: Reason) -> str:
+    """A hub's or the table's reason (an input not used, a hub offline) in the player's
+    language: its sentence is in the catalogs (``hardware/`` marks it with ``N_``)."""
+    return _(reason.template).format(**reason.values)
 
 
 def reason_parts(reason: str) -> list[str]:
