@@ -168,7 +168,7 @@ def test_hardware_check_screen_is_live_and_identify_blinks(table) -> None:
     assert find(screen, "hw led 4").text == "off"
     app.set_language("ko")  # what the table said is shown in the player's language too
     assert find(screen, "hw last 1").text.startswith("준비: 3단 기어")
-    assert find(screen, "hw buttons").text == "마지막 버튼: 취소"
+    assert find(screen, "hw buttons").text == "마지막 버튼: 되돌리기"
     assert find(screen, "identify 2").text == "위치 확인"
     assert find(screen, "hw led 2").text == "꺼짐"
     fake.queue.put(InputRejected("fake", dial_between(1), seat=1))

@@ -30,6 +30,32 @@ def test_every_msgid_has_a_translation_with_the_same_fields(language: str) -> No
         assert _fields(catalog.messages[msgid]) == _fields(msgid), msgid
 
 
+RACE_SCREEN_BUTTONS = ("Undo", "Redo", "Menu", "Cancel", "End turn", "Next round", "Results")
+"""Buttons the race screen can show at once: no two may read alike in any language (Korean
+had Undo and the Boost keypad's Cancel both as 취소)."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_buttons_shown_together_have_distinct_labels(language: str) -> None:
+    catalog = read_po(extract.po_path(language).read_text(encoding="utf-8"))
+    labels = [catalog.messages[msgid] for msgid in RACE_SCREEN_BUTTONS]
+    assert len(set(labels)) == len(labels), dict(zip(RACE_SCREEN_BUTTONS, labels, strict=True))
+    undo = catalog.messages["Undo"]  # the sentences about Undo name it as its button does
+    assert undo in catalog.messages["Nothing to redo: Redo brings back an input Undo took back."]
+
+
+def test_the_tournament_variant_is_not_called_the_championship() -> None:
+    """Two different things (the tournament variant's gears, docs/rules.md §1.13; a season of
+    races): the Chinese module notes call the variant 競賽模式 and the championship 錦標賽."""
+    for language in TRANSLATED:
+        catalog = read_po(extract.po_path(language).read_text(encoding="utf-8"))
+        championship = catalog.messages["Championship"]
+        for msgid in ("Tournament gears", "Reveal the gear first (tournament mode)."):
+            assert championship not in catalog.messages[msgid], (language, msgid)
+    catalog = read_po(extract.po_path("zh_TW").read_text(encoding="utf-8"))
+    assert "競賽模式" in catalog.messages["Tournament gears"]
+
+
 def test_catalogs_are_up_to_date_with_the_sources() -> None:
     assert extract.main(["--check"]) == 0
 
