@@ -56,6 +56,18 @@ def test_the_tournament_variant_is_not_called_the_championship() -> None:
     assert "競賽模式" in catalog.messages["Tournament gears"]
 
 
+def test_korean_names_a_space_by_its_number_not_as_a_count() -> None:
+    """'23칸' reads as 'twenty-three spaces' (a count, as in '4칸 더'); a car's place is
+    '23번 칸' (space number 23), else 'Ana: 23칸' reads as a move."""
+    catalog = read_po(extract.po_path("ko").read_text(encoding="utf-8"))
+    places = [m for m in catalog.messages if re.search(r"\b(to|on|at) space \{space\}", m)
+              or m.startswith("{car} back to space {space}")]
+    assert len(places) >= 5
+    for msgid in places:
+        assert "{space}번 칸" in catalog.messages[msgid], msgid
+        assert "{space}칸" not in catalog.messages[msgid], msgid
+
+
 def test_catalogs_are_up_to_date_with_the_sources() -> None:
     assert extract.main(["--check"]) == 0
 
