@@ -139,6 +139,29 @@ def test_table_buttons_do_what_the_screen_buttons_do(table) -> None:
     assert controller.state.current_car == current and controller.view().mode == "react"
 
 
+def test_a_table_input_closes_the_rulings_overlay(table) -> None:
+    """Every sentence over the screen (a tap on the ruling box) shows the last input's ruling;
+    a Ready on the table brings a new one and the prompt changes under it: the overlay closes,
+    as the zoomed map does, and the box shows the new ruling (it stayed open, stale, over the
+    new prompt, even over Results)."""
+    harness, fake = table
+    app = _race(harness)
+    fake.press_ready(1)
+    app.poll_hardware()
+    harness.pump(2)
+    box = app.sm.current_screen.ids.messages
+    assert box.text
+    box.dispatch("on_release")
+    overlay = box._overlay
+    assert overlay is not None and overlay.parent is not None
+    assert overlay.text == box.text
+    fake.press_ready(2)
+    app.poll_hardware()
+    harness.pump(2)
+    assert overlay.parent is None
+    assert app.controller.view().mode == "reveal"
+
+
 def test_hardware_check_screen_is_live_and_identify_blinks(table) -> None:
     harness, fake = table
     app = _race(harness)

@@ -179,6 +179,13 @@ def test_continue_open_and_export_from_the_row(history: Any, tmp_path: Path) -> 
     written = tmp_path / "out" / "race-r68.json"
     assert json.loads(written.read_text(encoding="utf-8"))["format"].startswith("heat-race/")
     assert find(screen, "message").text.startswith("Race file written: ")
+    app.set_language("ko")  # what the export said is said again in the new language
+    try:
+        assert find(screen, "message").text.startswith("레이스 파일 저장됨: ")
+        assert str(written) in find(screen, "message").text
+    finally:
+        app.set_language("en")
+    assert find(screen, "message").text.startswith("Race file written: ")
     history.player.press("open r68")
     assert app.sm.current == "results" and app.session.race_id == "r68"
     screen = app.show("races")

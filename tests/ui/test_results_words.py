@@ -87,6 +87,14 @@ def test_results_say_what_each_figure_means(ui) -> None:
     assert not any(str(app.data_path) in text for text in _texts(screen))
     ui.player.press("saved where")
     assert find(screen, "saved path").text == f"Folder: {app.data_path / 'results'}"
+    app.set_language("zh_TW")  # the folder line, like the words, follows a language switch
+    try:
+        screen = app.sm.current_screen
+        assert find(screen, "saved path").text.startswith("資料夾")
+        assert not find(screen, "saved").text.startswith("Results")
+    finally:
+        app.set_language("en")
+    screen = app.sm.current_screen
     ui.player.press("saved where")
     assert not any(str(app.data_path) in text for text in _texts(screen))
     ui.player.press("export")

@@ -47,6 +47,14 @@ def test_undo_says_whose_input_and_where_the_cars_go_back(ui) -> None:
     ui.pump(2)
     undone = i18n._("Undone: {what}.").split("{what}")[0]
     assert undone != "Undone: " and box.shown[0].startswith(undone)
+    from companion.ui.views.names import car_label
+
+    legends = [c for c in app.controller.moved if app.controller.state.car(c).legend]
+    assert legends
+    for car in legends:  # a Legend's name is said in the language shown, not the undo's
+        name = car_label(app.controller.state, car)
+        assert not name.startswith("Legend ")
+        assert any(line.startswith(name) for line in box.shown), (name, box.shown)
     app.set_language("en")
 
 

@@ -10,6 +10,7 @@ however many races the log holds.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,8 @@ from ..views.race_list import PAGE, matching_tracks, race_lines
 from ..widgets.basic import Btn, TLabel  # noqa: F401 - used by races.kv
 from ..widgets.name_input import NameInput  # noqa: F401 - used by races.kv
 from .base import BaseScreen
+
+Text = Callable[[], str]
 
 SEARCH_DELAY = 0.3
 """Seconds after the last keystroke before the list is searched again."""
@@ -73,6 +76,8 @@ class RacesScreen(BaseScreen):
         self._oldest: int | None = None
         """Position of the oldest race listed (the next page starts after it)."""
         self._has_more = False
+        self._said: Text | None = None
+        """What the last export said (rendered when shown)."""
         self._search = Clock.create_trigger(lambda _dt: self.refresh(), SEARCH_DELAY)
 
     def folder(self) -> Path:
@@ -88,6 +93,7 @@ class RacesScreen(BaseScreen):
         app = App.get_running_app()
         if not self.ids.folder.text:
             self.ids.folder.text = str(app.data_path / "exports")
+        self._say()
         self._search.cancel()
         self._rows = []
         self._oldest = None
@@ -132,18 +138,25 @@ class RacesScreen(BaseScreen):
     def export(self, race_id: str) -> None:
         app = App.get_running_app()
         session = app.log().open_race(race_id)
-        self._export(session, self.ids.message)
+        self._said = self._export(session)[0]
+        self._say()
 
-    def export_session_file(self, label: Any) -> None:
-        """Export the race on the race/results screen (into the folder set here)."""
+    def export_session_file(self) -> tuple[Text, bool] | None:
+        """Export the race on the race/results screen (into the folder set here): what to say
+        (rendered when shown, in the language then) and whether the file was written."""
         app = App.get_running_app()
-        if app.session is not None:
-            self._export(app.session, label)
+        if app.session is None:
+            return None
+        return self._export(app.session)
 
-    def _export(self, session: Any, label: Any) -> None:
+    def _export(self, session: Any) -> tuple[Text, bool]:
         try:
             path = export_race(session, self.folder())
         except OSError as error:
-            label.text = _("Cannot export: {error}").format(error=error.strerror or error)
-            return
-        label.text = _("Race file written: {path}").format(path=path)
+            reason = error.strerror or str(error)
+            return (lambda: _("Cannot export: {error}").format(error=reason)), False
+        return (lambda: _("Race file written: {path}").format(path=path)), True
+
+    def _say(self) -> None:
+        """What the last export said, in the current language (again after a switch)."""
+        self.ids.message.text = self._said() if self._said is not None else ""

@@ -20,12 +20,6 @@ from ..widgets.saved_line import SavedLine  # noqa: F401 - used by results.kv
 from .base import BaseScreen
 
 
-class _Reply:
-    """Stands in for a label: what the Races screen's export says."""
-
-    text = ""
-
-
 def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
     """``(test name, headline, what it means, out)`` for every car: finishers in order, then
     the eliminated."""
@@ -175,17 +169,17 @@ class ResultsScreen(BaseScreen):
         def written() -> None:
             self.ids.saved_line.say(
                 lambda: _("Results and lap chart saved (JSON and PNG) with the race log."),
-                _("Folder: {path}").format(path=png.parent))
+                lambda: _("Folder: {path}").format(path=png.parent))
 
         self.ids.chart.export_png(png, tries, written)
 
     def export_race(self) -> None:
         """The race file (``heat-race/1``), into the Races screen's export folder."""
-        reply = _Reply()
-        App.get_running_app().screen("races").export_session_file(reply)
-        failed = reply.text.startswith(_("Cannot export: {error}").partition("{")[0])
-        if failed:  # the reason, as the Races screen said it
-            self.ids.saved_line.say(lambda text=reply.text: text)
-        else:
-            self.ids.saved_line.say(lambda: _("Race file exported (heat-race JSON)."),
-                                    reply.text)
+        done = App.get_running_app().screen("races").export_session_file()
+        if done is None:
+            return
+        said, written = done
+        if written:
+            self.ids.saved_line.say(lambda: _("Race file exported (heat-race JSON)."), said)
+        else:  # the reason, as the Races screen says it
+            self.ids.saved_line.say(said)

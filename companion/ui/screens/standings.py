@@ -126,7 +126,7 @@ class StandingsScreen(BaseScreen):
         self.export_chart()
         self.ids.saved_line.say(
             lambda: _("Standings saved (CSV and JSON) with the points chart (PNG)."),
-            _("Folder: {path}").format(path=paths["csv"].parent))
+            lambda: _("Folder: {path}").format(path=paths["csv"].parent))
 
     def next_race(self) -> None:
         app = App.get_running_app()

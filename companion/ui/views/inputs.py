@@ -122,22 +122,23 @@ def moved_cars(before: RaceState, after: RaceState) -> list[str]:
     return changed
 
 
-def _where(state: RaceState, car_id: str) -> tuple[str, int, str]:
-    """The car's label, its space and its spot ("Race Line" or "outside", untranslated)."""
+def _where(state: RaceState, car_id: str) -> tuple[Text, int, str]:
+    """The car's label (rendered when shown: a Legend's name in the player's language), its
+    space and its spot ("Race Line" or "outside", untranslated)."""
     car = state.car(car_id)
     spot = "Race Line" if car.race_line else "outside"
-    return car_label(state, car_id), state.track.space_of(car.distance), spot
+    return lambda: car_label(state, car_id), state.track.space_of(car.distance), spot
 
 
 def back_to(state: RaceState, car_id: str) -> Text:
     """"Ana back to space 12, Race Line." (where an undo puts the car)."""
     name, space, spot = _where(state, car_id)
     return lambda: _("{car} back to space {space}, {spot}.").format(
-        car=name, space=space, spot=param_text(spot))
+        car=name(), space=space, spot=param_text(spot))
 
 
 def placed_at(state: RaceState, car_id: str) -> Text:
     """"Ana to space 23, Race Line." (where a redo puts the car)."""
     name, space, spot = _where(state, car_id)
     return lambda: _("{car} to space {space}, {spot}.").format(
-        car=name, space=space, spot=param_text(spot))
+        car=name(), space=space, spot=param_text(spot))

@@ -24,7 +24,8 @@ class SavedLine(BoxLayout):  # type: ignore[misc]
         super().__init__(orientation="vertical", size_hint_y=None, height=0, **kwargs)
         app = App.get_running_app()
         self._words: Callable[[], str] | None = None
-        self.where = ""
+        self.where: Callable[[], str] | None = None
+        """Where it went (rendered when shown, in the language then)."""
         self.row = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.4)
         self.words = ToneLabel(tone="muted", scale="small", size_hint_y=1)
         self.words.test_name = "saved"
@@ -37,15 +38,16 @@ class SavedLine(BoxLayout):  # type: ignore[misc]
         self.row.add_widget(self.button)
         self.path.bind(height=lambda *_a: self._fit())
 
-    def say(self, words: Callable[[], str], where: str = "") -> None:
-        """Show ``words()`` (called again after a language switch) and, on demand, ``where``."""
+    def say(self, words: Callable[[], str], where: Callable[[], str] | None = None) -> None:
+        """Show ``words()`` and, on demand, ``where()`` (each called again after a language
+        switch)."""
         self._words = words
         self.where = where
         self.render()
 
     def clear(self) -> None:
         self._words = None
-        self.where = ""
+        self.where = None
         self.shown = False
         self.render()
 
@@ -62,10 +64,10 @@ class SavedLine(BoxLayout):  # type: ignore[misc]
         self.add_widget(self.row)
         self.words.text = self._words()
         self.button.text = _("Hide folder") if self.shown else _("Where?")
-        self.button.disabled = not self.where
-        self.button.opacity = 1 if self.where else 0
-        if self.shown and self.where:
-            self.path.text = self.where
+        self.button.disabled = self.where is None
+        self.button.opacity = 1 if self.where is not None else 0
+        if self.shown and self.where is not None:
+            self.path.text = self.where()
             self.add_widget(self.path)
         self._fit()
 
