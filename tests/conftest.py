@@ -4,7 +4,11 @@ pins)."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tempfile
+import textwrap
+from collections.abc import Callable, Sequence
 
 os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -49,3 +53,44 @@ def transactions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(EventLog, "transaction", counted)
     return committed
+
+
+BLOCKER = textwrap.dedent("""
+    import importlib.abc
+    import sys
+
+    BLOCKED = {blocked!r}
+
+    class Blocker(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in BLOCKED:
+                raise ModuleNotFoundError(f"{{name}} is blocked in this test", name=name)
+            return None
+
+    sys.meta_path.insert(0, Blocker())
+    for name in BLOCKED:
+        try:
+            __import__(name)
+        except ImportError:
+            pass
+        else:
+            raise SystemExit(f"blocker failed for {{name}}")
+""")
+"""The start of a child process in which importing any of ``BLOCKED`` fails."""
+
+BlockedRun = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def run_blocked(tmp_path: object) -> BlockedRun:
+    """``run_blocked(blocked, code, *args, env=None)``: run ``code`` (its own ``{`` and ``}``
+    as they are) in a child Python where importing the ``blocked`` top-level modules fails,
+    in ``tmp_path``; a layer's isolation test (the engine's, the hardware's)."""
+
+    def run(blocked: Sequence[str], code: str, *args: str,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        child = BLOCKER.format(blocked=tuple(blocked)) + textwrap.dedent(code)
+        return subprocess.run([sys.executable, "-c", child, *args], capture_output=True,
+                              text=True, timeout=60, cwd=str(tmp_path), env=env)
+
+    return run

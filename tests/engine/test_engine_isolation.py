@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import ast
 import json
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
+from typing import Any
 
 import companion
 import tracks
@@ -32,52 +31,31 @@ RACE = {
                {"red": {"gear": 3, "cards": [4, 4, 5]}}],
 }
 
-CHILD = textwrap.dedent("""
-    import importlib.abc
+CHILD = """
     import json
-    import sys
-
-    BLOCKED = {blocked!r}
-
-    class Blocker(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path=None, target=None):
-            if name.split(".")[0] in BLOCKED:
-                raise ModuleNotFoundError(f"{{name}} is blocked in this test", name=name)
-            return None
-
-    sys.meta_path.insert(0, Blocker())
-    for name in BLOCKED:
-        try:
-            __import__(name)
-        except ImportError:
-            pass
-        else:
-            raise SystemExit(f"blocker failed for {{name}}")
 
     import companion.engine
     import tracks
     from companion import cli, racefile
 
-    race = json.loads({race!r})
+    race = json.loads(RACE_JSON)
     states = [racefile.state_document(s) for s in racefile.replay(racefile.parse(race))]
     tracks.load_track("usa")
     status = cli.main(["replay", sys.argv[1]])
     loaded = sorted(m for m in sys.modules
                     if m.split(".")[0] in BLOCKED)
-    print(json.dumps({{"states": states, "loaded": loaded, "status": status}}))
-""")
+    print(json.dumps({"states": states, "loaded": loaded, "status": status}))
+"""
 
 
-def test_engine_tracks_and_racefile_replay_without_kivy_gpio_or_serial(tmp_path: Path) -> None:
+def test_engine_tracks_and_racefile_replay_without_kivy_gpio_or_serial(
+        tmp_path: Path, run_blocked: Any) -> None:
     """A subprocess in which importing kivy, gpiozero or serial fails replays a race (engine,
     tracks, racefile and the CLI's replay command) and never imports them."""
     race_path = tmp_path / "race.json"
     race_path.write_text(json.dumps(RACE), encoding="utf-8")
-    code = CHILD.format(blocked=BLOCKED, race=json.dumps(RACE))
-    proc = subprocess.run(
-        [sys.executable, "-c", code, str(race_path)], capture_output=True, text=True,
-        timeout=60, cwd=tmp_path,
-    )
+    proc = run_blocked(BLOCKED, CHILD.replace("RACE_JSON", repr(json.dumps(RACE))),
+                       str(race_path))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
     # The CLI prints the final state (indented JSON) first, then the child's own report.
