@@ -56,14 +56,13 @@ def beep_plan(count: int, on: float, off: float) -> tuple[int, int, int]:
     seconds apart; :class:`ValueError` outside what the hub's ``BEEP`` takes
     (``docs/serial-protocol.md`` section 3: 1..10 tones of 1..2000 ms, 0..2000 ms apart), which
     the GPIO buzzer keeps too, so a beep sounds the same on either."""
-    finite = math.isfinite(on) and math.isfinite(off)
-    on_ms = max(1, _ms(on)) if finite and on > 0 else 0
-    off_ms = _ms(off) if finite and off >= 0 else -1
-    if (isinstance(count, bool) or count not in BEEP_COUNTS or not 1 <= on_ms <= BEEP_MAX_MS
-            or not 0 <= off_ms <= BEEP_MAX_MS):
+    fits = (not isinstance(count, bool) and count in BEEP_COUNTS
+            and math.isfinite(on) and math.isfinite(off) and on > 0 and off >= 0
+            and _ms(on) <= BEEP_MAX_MS and _ms(off) <= BEEP_MAX_MS)
+    if not fits:
         raise ValueError(f"a beep is 1..10 tones of 0.001..2 s, 0..2 s apart; not {count} "
                          f"tones of {on} s, {off} s apart")
-    return count, on_ms, off_ms
+    return count, max(1, _ms(on)), _ms(off)
 
 
 class TableOutput(Protocol):

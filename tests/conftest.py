@@ -9,6 +9,7 @@ import sys
 import tempfile
 import textwrap
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -82,7 +83,7 @@ BlockedRun = Callable[..., "subprocess.CompletedProcess[str]"]
 
 
 @pytest.fixture
-def run_blocked(tmp_path: object) -> BlockedRun:
+def run_blocked(tmp_path: Path) -> BlockedRun:
     """``run_blocked(blocked, code, *args, env=None)``: run ``code`` (its own ``{`` and ``}``
     as they are) in a child Python where importing the ``blocked`` top-level modules fails,
     in ``tmp_path``; a layer's isolation test (the engine's, the hardware's)."""

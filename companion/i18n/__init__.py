@@ -22,6 +22,10 @@ LANGUAGES: dict[str, str] = {"en": "English", "zh_TW": "繁體中文", "ko": "�
 """Language code -> its own name (shown untranslated in Settings)."""
 DEFAULT_LANGUAGE = "en"
 
+Text = Callable[[], str]
+"""A message rendered in the current language when it is shown (a language switch shows it
+again in the new one): ``lambda: _("Nothing to undo.")``."""
+
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = DEFAULT_LANGUAGE
 _listeners: list[Callable[[str], None]] = []

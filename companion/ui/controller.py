@@ -51,7 +51,7 @@ from companion.engine import (
     validate,
 )
 from companion.engine.payment import short_count
-from companion.i18n import N_, _
+from companion.i18n import N_, Text, _
 
 from .views import inputs
 from .views.keypad import UNPAID_TEMPLATE, Entry
@@ -86,7 +86,6 @@ class Session(Protocol):
     def one_transaction(self) -> AbstractContextManager[None]: ...
 
 
-Text = Callable[[], str]
 Kept = tuple[list["Line"], frozenset[str], Text | None, Entry, int]
 """The controller's lines, moved cars, error, keypad entry and revision (``_kept``)."""
 PLACEMENT_KINDS = frozenset({"position"})
@@ -126,7 +125,7 @@ class RaceController:
         """The input the log did not record, to submit again (:meth:`retry`)."""
         self._lines: list[Line] = []
         self._moved: frozenset[str] = frozenset()
-        self._error: Callable[[], str] | None = None
+        self._error: Text | None = None
         self._entry = Entry()
         self.revision = 0
         """Counts the changes to the race: every input recorded, every undo and redo."""

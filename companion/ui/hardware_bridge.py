@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.engine import Phase, Rejection
-from companion.i18n import N_, _
+from companion.i18n import N_, Text, _
 
 from .controller import RaceController
 from .views.hardware_words import reason_text
@@ -41,9 +41,6 @@ ATTENTION_S = 2.0
 """How long a seat's LED blinks fast after a refused input, or after Identify."""
 FEEDBACK_S = 1.0
 """Hardware check: how long a seat's LED stays on after one of its inputs."""
-
-Text = Callable[[], str]
-"""A message rendered in the current language when it is shown (survives a language switch)."""
 
 
 def _text(msgid: str, **params: object) -> Text:

@@ -10,7 +10,6 @@ however many races the log holds.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +19,12 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
 
-from companion.i18n import _
+from companion.i18n import Text, _
 
 from ..views.race_list import PAGE, matching_tracks, race_lines
 from ..widgets.basic import Btn, TLabel  # noqa: F401 - used by races.kv
 from ..widgets.name_input import NameInput  # noqa: F401 - used by races.kv
 from .base import BaseScreen
-
-Text = Callable[[], str]
 
 SEARCH_DELAY = 0.3
 """Seconds after the last keystroke before the list is searched again."""

@@ -7,8 +7,6 @@ it follows a language switch like the engine's explanations do.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from companion import engine
 from companion.engine import (
     STRESS,
@@ -28,12 +26,10 @@ from companion.engine import (
     SuperCool,
     Upgrade,
 )
-from companion.i18n import _
+from companion.i18n import Text, _
 
 from .names import car_label
 from .words import design_name, param_text
-
-Text = Callable[[], str]
 
 DirectPlay = getattr(engine, "DirectPlay", None)
 RunRound = getattr(engine, "RunRound", None)

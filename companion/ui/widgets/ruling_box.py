@@ -128,10 +128,10 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
             return
         self._shown_key = key
         self._error, self._rulings = error, tuple(rulings)
-        self._follow_overlay()
+        self._close_overlay()
         self._trigger_layout()
 
-    def _follow_overlay(self) -> None:
+    def _close_overlay(self) -> None:
         """The overlay (every sentence, over the screen) never shows other sentences than the
         box: a new ruling closes it, as the zoomed map closes on a race change, so the prompt
         it covers is in sight. Only the table reaches the race while it is open (its Ready,

@@ -3,14 +3,13 @@ away ("Where?" shows the folder in small type): a full path is data, not a headl
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.i18n import _
+from companion.i18n import Text, _
 
 from .basic import Btn, ToneLabel
 
@@ -23,8 +22,8 @@ class SavedLine(BoxLayout):  # type: ignore[misc]
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", size_hint_y=None, height=0, **kwargs)
         app = App.get_running_app()
-        self._words: Callable[[], str] | None = None
-        self.where: Callable[[], str] | None = None
+        self._words: Text | None = None
+        self.where: Text | None = None
         """Where it went (rendered when shown, in the language then)."""
         self.row = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.4)
         self.words = ToneLabel(tone="muted", scale="small", size_hint_y=1)
@@ -38,7 +37,7 @@ class SavedLine(BoxLayout):  # type: ignore[misc]
         self.row.add_widget(self.button)
         self.path.bind(height=lambda *_a: self._fit())
 
-    def say(self, words: Callable[[], str], where: Callable[[], str] | None = None) -> None:
+    def say(self, words: Text, where: Text | None = None) -> None:
         """Show ``words()`` and, on demand, ``where()`` (each called again after a language
         switch)."""
         self._words = words
