@@ -68,6 +68,31 @@ def test_korean_names_a_space_by_its_number_not_as_a_count() -> None:
         assert "{space}칸" not in catalog.messages[msgid], msgid
 
 
+def test_korean_says_seat_and_spot_with_different_words() -> None:
+    """자리 is a seat at the table (the hardware's seats); a spot on a space (the Race Line or
+    the other one, a grid spot, a gravel spot) is 위치: one word for both read alike."""
+    catalog = read_po(extract.po_path("ko").read_text(encoding="utf-8"))
+    seats = [m for m in catalog.messages if "seat" in m.lower()]
+    assert len(seats) >= 5
+    for msgid in seats:
+        assert "자리" in catalog.messages[msgid], msgid
+    for msgid, text in catalog.messages.items():
+        if "자리" in text:
+            assert "seat" in msgid.lower(), msgid
+    spots = [m for m in catalog.messages if re.search(r"\bspots?\b", m, re.IGNORECASE)
+             and "{spot}" not in m]
+    assert len(spots) >= 3
+    for msgid in spots:
+        assert "위치" in catalog.messages[msgid], msgid
+
+
+def test_chinese_addresses_the_players_one_way() -> None:
+    """The table is addressed as 你 throughout (a game among friends), never 您."""
+    catalog = read_po(extract.po_path("zh_TW").read_text(encoding="utf-8"))
+    assert sum("你" in text for text in catalog.messages.values()) >= 3
+    assert [m for m, text in catalog.messages.items() if "您" in text] == []
+
+
 def test_catalogs_are_up_to_date_with_the_sources() -> None:
     assert extract.main(["--check"]) == 0
 
