@@ -407,6 +407,8 @@ def test_hub_state_and_stats_on_the_check_screen(make_harness) -> None:
     assert status is not None
     assert status().startswith("Table hub hub is offline: it was disconnected (")
     app.set_language("zh_TW")  # the hub's reason is translated as well
+    # Settings' hardware detail at once, not at the next poll.
+    assert app.hardware_detail.startswith("桌面集線器 hub 離線：它的連線中斷了（")
     screen.refresh()
     assert find(screen, "hw hub").text.startswith("集線器 hub")
     assert "離線：它的連線中斷了（" in find(screen, "hw hub").text

@@ -38,12 +38,13 @@ def _colour(key: str) -> Any:
 
 
 class SettingsMixin:
-    """Theme, font sizes and saved settings (uses the app's ``data_path``, ``refresh_all`` and
-    ``_show_hardware``)."""
+    """Theme, font sizes and saved settings (uses the app's ``data_path``, ``refresh_all``,
+    ``_show_hardware`` and ``_show_hardware_detail``)."""
 
     data_path: Path
     refresh_all: Any
     _show_hardware: Any
+    _show_hardware_detail: Any
 
     c_bg = _colour("bg")
     c_panel = _colour("panel")
@@ -137,4 +138,5 @@ class SettingsMixin:
     def _language_changed(self, language: str) -> None:
         self.language = language
         self._show_hardware()
+        self._show_hardware_detail()
         self.refresh_all()

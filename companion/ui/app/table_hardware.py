@@ -170,11 +170,16 @@ class HardwareMixin:
             for event in queue.drain():
                 self.hw_bridge.handle(event)
         self.hw_bridge.tick()
-        status = self.hw_bridge.status
-        if status is not None:
-            self.hardware_detail = status()
+        self._show_hardware_detail()
         if self.hw_bridge.version != before:
             self._refresh_check()
+
+    def _show_hardware_detail(self) -> None:
+        """The bridge's per-seat and per-hub detail, in the current language (at each poll,
+        and at once after a language switch)."""
+        status = self.hw_bridge.status if self.hw_bridge is not None else None
+        if status is not None:
+            self.hardware_detail = status()
 
     def _refresh_check(self) -> None:
         if hasattr(self, "sm") and self.sm.current == "hwcheck":
