@@ -124,46 +124,80 @@ class Clearance:
     def add_box(self, box: Box) -> None:
         self._add(box, box)
 
-    def _near(self, box: Box) -> Iterator[_Segment | Box]:
+    def __len__(self) -> int:
+        """How many things are drawn (the next one added gets this index)."""
+        return len(self._items)
+
+    def _near(self, box: Box) -> Iterator[tuple[int, _Segment | Box]]:
         seen: set[int] = set()
         for key in self._cells(box):
             for index in self._grid.get(key, ()):
                 if index not in seen:
                     seen.add(index)
-                    yield self._items[index]
+                    yield index, self._items[index]
 
     def box_clear(self, box: Box, gap: float, ignore: frozenset[int] = frozenset()) -> bool:
         """Nothing drawn comes within ``gap`` of ``box`` (segments of the owners in
-        ``ignore`` aside)."""
+        ``ignore`` aside). (:meth:`box_hits`' test, written out: the spots' searches ask
+        it most.)"""
         grown = (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap)
-        for item in self._near(grown):
+        seen: set[int] = set()
+        items, c = self._items, self.cell
+        for i in range(math.floor(grown[0] / c), math.floor(grown[2] / c) + 1):
+            for j in range(math.floor(grown[1] / c), math.floor(grown[3] / c) + 1):
+                for index in self._grid.get((i, j), ()):
+                    if index in seen:
+                        continue
+                    seen.add(index)
+                    item = items[index]
+                    if isinstance(item, _Segment):
+                        r = item.reach
+                        if (item.owner in ignore or r[0] >= grown[2] or r[2] <= grown[0]
+                                or r[1] >= grown[3] or r[3] <= grown[1]):
+                            continue
+                        if segment_box(item.a, item.b, box) < item.half_width + gap:
+                            return False
+                    elif box_gap(item, box) < gap:
+                        return False
+        return True
+
+    def box_hits(self, box: Box, gap: float,
+                 ignore: frozenset[int] = frozenset()) -> Iterator[int]:
+        """The indices (in the order added) of what comes within ``gap`` of ``box``
+        (segments of the owners in ``ignore`` aside)."""
+        grown = (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap)
+        for index, item in self._near(grown):
             if isinstance(item, _Segment):
                 r = item.reach
                 if (item.owner in ignore or r[0] >= grown[2] or r[2] <= grown[0]
                         or r[1] >= grown[3] or r[3] <= grown[1]):
                     continue
                 if segment_box(item.a, item.b, box) < item.half_width + gap:
-                    return False
+                    yield index
             elif box_gap(item, box) < gap:
-                return False
-        return True
+                yield index
 
     def segment_clear(self, a: Point, b: Point, half_width: float, gap: float,
                       ignore: frozenset[int] = frozenset()) -> bool:
         """A segment of ``half_width`` from ``a`` to ``b`` comes within ``gap`` of nothing
         drawn (segments of the owners in ``ignore`` aside)."""
+        return next(self.segment_hits(a, b, half_width, gap, ignore), None) is None
+
+    def segment_hits(self, a: Point, b: Point, half_width: float, gap: float,
+                     ignore: frozenset[int] = frozenset()) -> Iterator[int]:
+        """The indices of what comes within ``gap`` of a segment of ``half_width`` from
+        ``a`` to ``b`` (segments of the owners in ``ignore`` aside)."""
         w = half_width + gap
         reach = (min(a[0], b[0]) - w, min(a[1], b[1]) - w,
                  max(a[0], b[0]) + w, max(a[1], b[1]) + w)
-        for item in self._near(reach):
+        for index, item in self._near(reach):
             if isinstance(item, _Segment):
                 if item.owner in ignore:
                     continue
                 if segment_segment(a, b, item.a, item.b) < item.half_width + w:
-                    return False
+                    yield index
             elif segment_box(a, b, item) < w:
-                return False
-        return True
+                yield index
 
     def segments_near(self, a: Point, b: Point, distance: float,
                       ignore: frozenset[int] = frozenset()) -> Iterator[tuple[Point, Point]]:
@@ -171,7 +205,7 @@ class Clearance:
         ``distance`` of the line from ``a`` to ``b``, as their two ends."""
         reach = (min(a[0], b[0]) - distance, min(a[1], b[1]) - distance,
                  max(a[0], b[0]) + distance, max(a[1], b[1]) + distance)
-        for item in self._near(reach):
+        for _index, item in self._near(reach):
             if (isinstance(item, _Segment) and item.owner not in ignore
                     and segment_segment(a, b, item.a, item.b) < item.half_width + distance):
                 yield item.a, item.b

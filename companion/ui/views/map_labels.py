@@ -25,121 +25,47 @@ across it, of each other and of the map's edges.
    its leader leaving its own band as in step 3 but free to cross other legs of the band
    (a thin line over them, as a corner marker's may), each at 30 degrees or more, never
    along one, and never a line, a word or another leader; the number itself stands clear of
-   the other legs and words (:data:`_FAR_LEGS_EM`, :data:`_FAR_APART_EM`: beside them, far
-   from its own space, it would read as theirs). Only a number with no such spot is left
-   out (on the race screen, a few every-fifth numbers; every corner space's is written:
-   ``tests/ui/test_map_labels.py``).
+   the other legs and words (:data:`_FAR_LEGS_EM`, :data:`FAR_APART_EM`: beside them, far
+   from its own space, it would read as theirs).
+5. **A number crowded out by the words placed before it** takes a spot of its own that one
+   of them stands in the way of, else two, and they move to other spots of their own, by the
+   rules above and a little more (:mod:`.map_repair`: a marker moves along its leader, a
+   number to the other side or off with a leader). Only a number with no such move is left
+   out (on the race screen at 800x480, España's 80 with two cars; every corner space's is
+   written, and every fifth elsewhere: ``tests/ui/test_map_labels.py``).
 
 A number crowded out by the words placed before it is placed before them on the next try
 (up to :data:`_ATTEMPTS` tries): the corner spaces' first, the others once no corner space's is
 left out; the plan with the most markers clear, then corner numbers, then numbers wins (a try
 that writes more numbers but fewer corner spaces' loses: ``tests/ui/test_map_labels.py``);
-the numbers it leaves out are then given leaders (step 3), corner spaces' first.
+the numbers it leaves out are then given leaders (steps 3 and 4), corner spaces' first, and
+those still left out room (step 5).
 
 What is drawn before the words (the band, its lines, the space centres) is the same on every
 try, so :class:`TrackSpots` works out once, lazily, which spots are clear of it; a try only
-checks them against the words placed so far (:class:`LabelPlanner`). A text's box is its ink
-(the glyphs as drawn), not the transparent rows above and below them. :class:`TrackSpots` and
-the distances named above but :data:`_FAR_APART_EM` and :data:`_ATTEMPTS` are
-:mod:`.map_spots`'.
+checks them against the words placed so far (:class:`LabelPlanner`, :mod:`.map_planner`'s,
+as :data:`FAR_APART_EM`). A text's box is its ink (the glyphs as drawn), not the transparent
+rows above and below them. :class:`TrackSpots` and the distances named above but
+:data:`FAR_APART_EM` and :data:`_ATTEMPTS` are :mod:`.map_spots`'.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 
-from .map_clearance import Box, Clearance, Point
-from .map_spots import LEADER_WIDTH, CornerPlace, TrackSpots
+from .map_clearance import Box, Point
+from .map_planner import LabelPlanner, Plan
+from .map_repair import repaired
+from .map_spots import TrackSpots
 from .track_shapes import MapGeometry
 
 GAP = 2.0
 """Clear pixels between a word and anything else drawn on the map."""
-_FAR_APART_EM = 0.8
-"""A number placed far off (step 4) stands at least this many text heights from any other
-word ("92" beside "5" would read as "925")."""
 _ATTEMPTS = 5
 """Tries at most (each only when the one before left a number out that a bare track has room
 for): five write every number of every bundled track on the map over the whole window."""
-
-
-@dataclass(frozen=True)
-class Plan:
-    """Where every word of the map goes."""
-
-    corners: tuple[CornerPlace, ...]
-    """One per corner, in the order given."""
-    numbers: dict[int, Box]
-    """Space -> the box of its number's ink, for the numbers drawn."""
-    left_out: tuple[int, ...]
-    """Spaces whose number found no clear spot."""
-    leaders: dict[int, tuple[Point, Point]] = field(default_factory=dict)
-    """Space -> a line from the band by the space to its number, for a number that sits away
-    from its space (steps 3 and 4 of the module's order)."""
-
-
-class LabelPlanner:
-    """One try: the words placed one at a time, each at its first spot (of
-    :class:`TrackSpots`) clear of the words placed before it."""
-
-    def __init__(self, spots: TrackSpots) -> None:
-        self.spots = spots
-        self.words = Clearance(cell=spots.track.cell)
-
-    def corner(self, line_after: int, width: float, height: float) -> CornerPlace:
-        """A spot for the marker (``width`` x ``height``) of the corner whose line follows
-        ``line_after``; always one."""
-        gap = self.spots.gap
-        mine = frozenset({line_after})
-        for place, _crosses in self.spots.marker_spots(line_after, width, height):
-            if self.words.box_clear(place.box, gap) and TrackSpots._leader_clear(
-                    place, self.words, mine):
-                return self.take_corner(line_after, place)
-        return self.take_corner(line_after,
-                                 self.spots.first_marker_spot(line_after, width, height))
-
-    def take_corner(self, line_after: int, place: CornerPlace) -> CornerPlace:
-        """Marks ``place`` (a marker and its leader) as taken."""
-        self.words.add_box(place.box)
-        if place.leader is not None:
-            self.words.add_segment(*place.leader, LEADER_WIDTH, owner=line_after)
-        return place
-
-    def numbers(self, numbers: Iterable[tuple[int, float, float]]) -> dict[int, Box]:
-        """Space -> where its number goes, for those of ``numbers`` that find a spot."""
-        boxes = {}
-        for space, width, height in numbers:
-            box = self.space(space, width, height)
-            if box is not None:
-                boxes[space] = box
-        return boxes
-
-    def space(self, space: int, width: float, height: float) -> Box | None:
-        """A clear spot for the number of ``space`` (its ink ``width`` x ``height``), or None
-        (the number is left out)."""
-        for box in self.spots.number_spots(space, width, height):
-            if self.words.box_clear(box, self.spots.gap):
-                self.words.add_box(box)
-                return box
-        return None
-
-    def led_space(self, space: int, width: float, height: float,
-                  over_legs: bool = False) -> tuple[Box, tuple[Point, Point]] | None:
-        """A clear spot away from ``space`` for its number and its leader, or None
-        (``over_legs``: further off, the leader crossing other legs of the band)."""
-        gap = self.spots.gap
-        apart = gap + _FAR_APART_EM * height if over_legs else gap
-
-        def usable(box: Box) -> bool:  # the spots' search yields no box that fails this
-            return self.words.box_clear(box, apart)
-
-        for box, leader in self.spots.led_number_spots(space, width, height, over_legs, usable):
-            if self.words.segment_clear(*leader, LEADER_WIDTH, 1.0):
-                self.words.add_box(box)
-                self.words.add_segment(*leader, LEADER_WIDTH, owner=-space)
-                return box, leader
-        return None
 
 
 def plan_labels(geometry: MapGeometry, bounds: Box,
@@ -177,7 +103,8 @@ def plan_labels(geometry: MapGeometry, bounds: Box,
             break
         early += missing
     assert best is not None
-    return _led(spots, best[1], [c[0] for c in corners], numbers, reserved)
+    plan = _led(spots, best[1], [c[0] for c in corners], numbers, reserved)
+    return repaired(spots, plan, corners, numbers, reserved)
 
 
 def _led(spots: TrackSpots, plan: Plan, corner_lines: Sequence[int],

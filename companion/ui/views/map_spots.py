@@ -63,10 +63,21 @@ _LEADER_ACROSS = 0.5
 """A number's leader leaves the band at no less than 30 degrees to it (the sine of that)."""
 BAND_STEPS = 4
 """Points per space of the band's centre line (:meth:`MapGeometry.path`), as drawn."""
-_OWN = 3
+OWN = 3
 """A space's number may come near the band this many spaces either side of it ..."""
 _APART_EM = 1.2
 """... and, if it can, no nearer than this many text heights to any other leg."""
+
+
+@dataclass(frozen=True)
+class _LedSearch:
+    """The boxes a led number's search tries (:meth:`TrackSpots.led_number_spots`) and the
+    leader found to each box tried so far (None: none)."""
+
+    boxes: list[Box]
+    leaders: dict[Box, tuple[Point, Point] | None]
+    stretch: list[tuple[Point, Point]]
+    """The band's centre line by the space (:meth:`TrackSpots._band_stretch`)."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +95,7 @@ class CornerPlace:
 T = TypeVar("T")
 
 
-class _Lazy(Generic[T]):
+class Lazy(Generic[T]):
     """An iterator's items, worked out once, as far as anyone has asked."""
 
     def __init__(self, items: Iterator[T]) -> None:
@@ -127,7 +138,7 @@ def _middle(box: Box) -> Point:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
-def _crossing(direction: Point, leg: tuple[Point, Point]) -> bool:
+def crossing(direction: Point, leg: tuple[Point, Point]) -> bool:
     """A line along ``direction`` (a unit vector) crosses ``leg`` of the band at
     :data:`_LEADER_ACROSS` of a right angle or more (a point-long piece: it does)."""
     (ax, ay), (bx, by) = leg
@@ -171,8 +182,9 @@ class TrackSpots:
         steps = sorted(math.dist(geometry.centre(s), geometry.centre(s + 1))
                        for s in range(1, geometry.spaces + 1))
         self.centres = Centres(geometry.centres, cell=max(8.0, steps[len(steps) // 2] * 2))
-        self._numbers: dict[tuple[int, float, float], _Lazy[Box]] = {}
-        self._markers: dict[tuple[int, float, float], _Lazy[tuple[CornerPlace, bool]]] = {}
+        self._numbers: dict[tuple[int, float, float], Lazy[Box]] = {}
+        self._markers: dict[tuple[int, float, float], Lazy[tuple[CornerPlace, bool]]] = {}
+        self._led: dict[tuple[int, float, float, bool], _LedSearch] = {}
 
     def _add_line(self, line_after: int, reach: float, half_width: float, owner: int) -> None:
         (x, y), (nx, ny) = self.geometry.line_after(line_after)
@@ -228,10 +240,10 @@ class TrackSpots:
 
     # --- space numbers ---------------------------------------------------------------------
 
-    def number_spots(self, space: int, width: float, height: float) -> _Lazy[Box]:
+    def number_spots(self, space: int, width: float, height: float) -> Lazy[Box]:
         key = (space, width, height)
         if key not in self._numbers:
-            self._numbers[key] = _Lazy(self._number_spots(space, width, height))
+            self._numbers[key] = Lazy(self._number_spots(space, width, height))
         return self._numbers[key]
 
     def _number_spots(self, space: int, width: float, height: float) -> Iterator[Box]:
@@ -258,7 +270,7 @@ class TrackSpots:
 
         # Beside the space clear of other legs first (not wedged between two, reading as
         # either's), then beside it anyway, then anywhere around it.
-        near = frozenset((space - 1 + k) % g.spaces + 1 for k in range(-_OWN, _OWN + 1))
+        near = frozenset((space - 1 + k) % g.spaces + 1 for k in range(-OWN, OWN + 1))
         wedged: list[Box] = []
         for box in filter(fits, beside):
             if self.legs.box_clear(box, self.gap + _APART_EM * height, near):
@@ -277,49 +289,69 @@ class TrackSpots:
         nearest point of the number's box; the box clear of the track and the leader crossing
         nothing drawn before the words (``over_legs``: up to :data:`LEADER_FAR_EM` text
         heights off, the leader crossing other legs of the band but no line); only boxes
-        ``usable`` (clear of the words placed: checked before any leader is looked for)."""
+        ``usable`` (clear of the words placed: checked before any leader is looked for, and
+        each box's leader looked for once, the answer kept for the next search)."""
+        key = (space, width, height, over_legs)
+        search = self._led.get(key)
+        if search is None:
+            edge = self.geometry.band / 2
+            reach = edge + self.gap + (LEADER_FAR_EM if over_legs else LEADER_NUMBER_EM) * height
+            anchor = self.geometry.centre(space)
+            search = self._led[key] = _LedSearch(
+                self._around(anchor, width, height, reach, max(2.0, height / 3),
+                             key=lambda b: point_box(anchor, b), least=edge + self.gap),
+                {}, self._band_stretch(space))
+        for box in search.boxes:
+            if box in search.leaders:
+                leader = search.leaders[box]
+                if leader is not None and usable(box):
+                    yield box, leader
+            elif usable(box):
+                leader = search.leaders[box] = self._led_leader(space, box, height, over_legs,
+                                                                search.stretch)
+                if leader is not None:
+                    yield box, leader
+
+    def _led_leader(self, space: int, box: Box, height: float, over_legs: bool,
+                    stretch: list[tuple[Point, Point]]) -> tuple[Point, Point] | None:
+        """The leader to a number in ``box`` away from ``space`` (:meth:`led_number_spots`),
+        or None (the box is not clear of the track, or no leader to it is)."""
         g = self.geometry
+        near = frozenset((space - 1 + k) % g.spaces + 1 for k in range(-OWN, OWN + 1))
+        if not self._clear(box) or (over_legs and not self.legs.box_clear(
+                box, self.gap + _FAR_LEGS_EM * height, near)):
+            return None  # over legs: beside another leg, far from its own, it would read as theirs
         anchor = g.centre(space)
         edge = g.band / 2
-        reach = edge + self.gap + (LEADER_FAR_EM if over_legs else LEADER_NUMBER_EM) * height
         own = frozenset({space, (space - 2) % g.spaces + 1})  # the band either side of it
-        back, ahead = g.centre(space - 1), g.centre(space + 1)
         left = g.left(space)
         anchors = [anchor] + [(anchor[0] + (p[0] - anchor[0]) * 0.25,
-                               anchor[1] + (p[1] - anchor[1]) * 0.25) for p in (back, ahead)]
-        stretch = self._band_stretch(space)
-        near = frozenset((space - 1 + k) % g.spaces + 1 for k in range(-_OWN, _OWN + 1))
-        for box in self._around(anchor, width, height, reach, max(2.0, height / 3),
-                                key=lambda b: point_box(anchor, b), least=edge + self.gap):
-            if not (usable(box) and self._clear(box)):
+                               anchor[1] + (p[1] - anchor[1]) * 0.25)
+                              for p in (g.centre(space - 1), g.centre(space + 1))]
+        for a in anchors:
+            end = (min(max(a[0], box[0]), box[2]), min(max(a[1], box[1]), box[3]))
+            length = math.dist(a, end)
+            if length == 0.0:
                 continue
-            if over_legs and not self.legs.box_clear(box, self.gap + _FAR_LEGS_EM * height,
-                                                     near):
-                continue  # beside another leg, far from its own, it would read as that leg's
-            for a in anchors:
-                end = (min(max(a[0], box[0]), box[2]), min(max(a[1], box[1]), box[3]))
-                length = math.dist(a, end)
-                if length == 0.0:
-                    continue
-                ux, uy = (end[0] - a[0]) / length, (end[1] - a[1]) / length
-                # It starts where it leaves the band, at no less than _LEADER_ACROSS of a right
-                # angle to it, and touches no other leg and no line: tried first from where a
-                # straight band would end (quick), then from where the band does.
-                across = abs(ux * left[0] + uy * left[1])
-                if across < _LEADER_ACROSS or not self._leader_clear_from(
-                        a, (ux, uy), edge / across, end, own, over_legs):
-                    continue
-                out = self._band_exit(stretch, a, (ux, uy), length)
-                if out is None:
-                    continue
-                begin = (a[0] + ux * out, a[1] + uy * out)
-                if over_legs and not (  # at its own space's edge, not inside another leg
-                        self.centres.nearest_is(begin, space, anchor)
-                        and self.legs.segment_clear(begin, begin, 0.0, -1.0, ignore=own)):
-                    continue
-                if self._leader_clear_from(a, (ux, uy), out, end, own, over_legs):
-                    yield box, (begin, end)
-                    break
+            ux, uy = (end[0] - a[0]) / length, (end[1] - a[1]) / length
+            # It starts where it leaves the band, at no less than _LEADER_ACROSS of a right
+            # angle to it, and touches no other leg and no line: tried first from where a
+            # straight band would end (quick), then from where the band does.
+            across = abs(ux * left[0] + uy * left[1])
+            if across < _LEADER_ACROSS or not self._leader_clear_from(
+                    a, (ux, uy), edge / across, end, own, over_legs):
+                continue
+            out = self._band_exit(stretch, a, (ux, uy), length)
+            if out is None:
+                continue
+            begin = (a[0] + ux * out, a[1] + uy * out)
+            if over_legs and not (  # at its own space's edge, not inside another leg
+                    self.centres.nearest_is(begin, space, anchor)
+                    and self.legs.segment_clear(begin, begin, 0.0, -1.0, ignore=own)):
+                continue
+            if self._leader_clear_from(a, (ux, uy), out, end, own, over_legs):
+                return begin, end
+        return None
 
     def _leader_clear_from(self, start: Point, direction: Point, out: float, end: Point,
                            own: frozenset[int], over_legs: bool = False) -> bool:
@@ -327,7 +359,7 @@ class TrackSpots:
         to be seen and touches no leg but ``own`` (any leg, ``over_legs``) and no line."""
         begin = (start[0] + direction[0] * out, start[1] + direction[1] * out)
         if over_legs:  # across other legs, never along one (it would read as theirs)
-            legs_ok = all(_crossing(direction, leg) for leg in self.legs.segments_near(
+            legs_ok = all(crossing(direction, leg) for leg in self.legs.segments_near(
                 begin, end, LEADER_WIDTH + self.gap, ignore=own))
         else:
             legs_ok = self.legs.segment_clear(begin, end, LEADER_WIDTH, 1.0, ignore=own)
@@ -363,12 +395,12 @@ class TrackSpots:
     # --- corner markers --------------------------------------------------------------------
 
     def marker_spots(self, line_after: int, width: float,
-                     height: float) -> _Lazy[tuple[CornerPlace, bool]]:
+                     height: float) -> Lazy[tuple[CornerPlace, bool]]:
         """Spots for a marker clear of the track, each with its leader and whether that
         leader crosses the track (the last resort)."""
         key = (line_after, width, height)
         if key not in self._markers:
-            self._markers[key] = _Lazy(self._marker_spots(line_after, width, height))
+            self._markers[key] = Lazy(self._marker_spots(line_after, width, height))
         return self._markers[key]
 
     def first_marker_spot(self, line_after: int, width: float, height: float) -> CornerPlace:
@@ -422,15 +454,21 @@ class TrackSpots:
         return CornerPlace(centre=centre, box=box, leader=leader, clear=clear)
 
     @staticmethod
+    def leader_part(leader: tuple[Point, Point] | None) -> tuple[Point, Point] | None:
+        """The part of a marker's ``leader`` that must keep clear: all but where it leaves the
+        end of its Corner Line (None: it is no longer than that)."""
+        if leader is None:
+            return None
+        start, end = leader
+        length = math.dist(start, end)
+        if length <= _LEADER_FREE:
+            return None
+        t = _LEADER_FREE / length
+        return (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t), end
+
+    @staticmethod
     def _leader_clear(place: CornerPlace, drawn: Clearance, ignore: frozenset[int]) -> bool:
         """The leader (but where it leaves the end of its Corner Line) is clear of ``drawn``
         (but the owners in ``ignore``)."""
-        if place.leader is None:
-            return True
-        start, end = place.leader
-        length = math.dist(start, end)
-        if length <= _LEADER_FREE:
-            return True
-        t = _LEADER_FREE / length
-        free = (start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)
-        return drawn.segment_clear(free, end, LEADER_WIDTH, 1.0, ignore=ignore)
+        part = TrackSpots.leader_part(place.leader)
+        return part is None or drawn.segment_clear(*part, LEADER_WIDTH, 1.0, ignore=ignore)
