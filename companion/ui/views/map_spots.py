@@ -345,9 +345,9 @@ class TrackSpots:
             if out is None:
                 continue
             begin = (a[0] + ux * out, a[1] + uy * out)
-            if over_legs and not (  # at its own space's edge, not inside another leg
-                    self.centres.nearest_is(begin, space, anchor)
-                    and self.legs.segment_clear(begin, begin, 0.0, -1.0, ignore=own)):
+            if not self.centres.nearest_is(begin, space, anchor) or (
+                    over_legs  # at its own space's edge, not inside another leg
+                    and not self.legs.segment_clear(begin, begin, 0.0, -1.0, ignore=own)):
                 continue
             if self._leader_clear_from(a, (ux, uy), out, end, own, over_legs):
                 return begin, end
