@@ -18,9 +18,9 @@ across it, of each other and of the map's edges.
    never more than :data:`MAX_GAP_EM` text heights off the band.
 3. **A number still left out** (the map is small and crowded: España on the race screen) sits
    up to :data:`LEADER_NUMBER_EM` text heights off the band, the nearest clear spot, joined to
-   its space by a thin leader (:attr:`Plan.leaders`: from the band's edge by the space, at 30
-   degrees or more to it) that crosses nothing drawn: not another leg of the band, a line, a
-   word or another leader.
+   its space by a thin leader (:attr:`Plan.leaders`: from the band's edge by the space, no
+   other space's centre nearer, at 30 degrees or more to it) that crosses nothing drawn: not
+   another leg of the band, a line, a word or another leader.
 4. **A number left out even so** sits up to :data:`LEADER_FAR_EM` text heights off the band,
    its leader leaving its own band as in step 3 but free to cross other legs of the band
    (a thin line over them, as a corner marker's may), each at 30 degrees or more, never
@@ -31,7 +31,7 @@ across it, of each other and of the map's edges.
    of them stands in the way of, else two, and they move to other spots of their own, by the
    rules above and a little more (:mod:`.map_repair`: a marker moves along its leader, a
    number to the other side or off with a leader). Only a number with no such move is left
-   out (on the race screen at 800x480, España's 80 with two cars; every corner space's is
+   out (on the race screen at 800x480, España's 80 with 3 or 4 cars; every corner space's is
    written, and every fifth elsewhere: ``tests/ui/test_map_labels.py``).
 
 A number crowded out by the words placed before it is placed before them on the next try

@@ -20,7 +20,6 @@ from .map_clearance import (
     Point,
     pairs,
     point_box,
-    point_segment,
 )
 from .track_shapes import MapGeometry
 
@@ -71,13 +70,22 @@ _APART_EM = 1.2
 
 @dataclass(frozen=True)
 class _LedSearch:
-    """The boxes a led number's search tries (:meth:`TrackSpots.led_number_spots`) and the
-    leader found to each box tried so far (None: none)."""
+    """The boxes a led number's search tries (:meth:`TrackSpots.led_number_spots`), the
+    leader found to each box tried so far (None: none) and what every leader is worked out
+    from."""
 
     boxes: list[Box]
     leaders: dict[Box, tuple[Point, Point] | None]
-    stretch: list[tuple[Point, Point]]
-    """The band's centre line by the space (:meth:`TrackSpots._band_stretch`)."""
+    stretch: list[tuple[float, float, float, float, float]]
+    """The band's centre line by the space (:meth:`TrackSpots._band_stretch`), each piece as
+    its start, its run and the square of its length."""
+    anchors: list[Point]
+    """Where a leader may leave from: the space's centre, then a quarter of the way to either
+    neighbour's."""
+    own: frozenset[int]
+    """The band either side of the space (its leader may start on it)."""
+    near: frozenset[int]
+    """The spaces within :data:`OWN` of it."""
 
 
 @dataclass(frozen=True)
@@ -285,8 +293,9 @@ class TrackSpots:
                          ) -> Iterator[tuple[Box, tuple[Point, Point]]]:
         """Spots for a number away from its space (nearest first), each with its leader: from
         the band at the space (its centre, else a quarter of the way to either neighbour's,
-        still its own stretch of band: a Corner Line may wall in the straight way out) to the
-        nearest point of the number's box; the box clear of the track and the leader crossing
+        still its own stretch of band: a Corner Line may wall in the straight way out; where it
+        leaves the band, no other space's centre nearer) to the nearest point of the number's
+        box; the box clear of the track and the leader crossing
         nothing drawn before the words (``over_legs``: up to :data:`LEADER_FAR_EM` text
         heights off, the leader crossing other legs of the band but no line); only boxes
         ``usable`` (clear of the words placed: checked before any leader is looked for, and
@@ -296,11 +305,19 @@ class TrackSpots:
         if search is None:
             edge = self.geometry.band / 2
             reach = edge + self.gap + (LEADER_FAR_EM if over_legs else LEADER_NUMBER_EM) * height
-            anchor = self.geometry.centre(space)
+            g = self.geometry
+            anchor = g.centre(space)
             search = self._led[key] = _LedSearch(
                 self._around(anchor, width, height, reach, max(2.0, height / 3),
                              key=lambda b: point_box(anchor, b), least=edge + self.gap),
-                {}, self._band_stretch(space))
+                {}, [(a[0], a[1], b[0] - a[0], b[1] - a[1],
+                      (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2)
+                     for a, b in self._band_stretch(space)],
+                [anchor] + [(anchor[0] + (p[0] - anchor[0]) * 0.25,
+                             anchor[1] + (p[1] - anchor[1]) * 0.25)
+                            for p in (g.centre(space - 1), g.centre(space + 1))],
+                frozenset({space, (space - 2) % g.spaces + 1}),
+                frozenset((space - 1 + k) % g.spaces + 1 for k in range(-OWN, OWN + 1)))
         for box in search.boxes:
             if box in search.leaders:
                 leader = search.leaders[box]
@@ -308,27 +325,23 @@ class TrackSpots:
                     yield box, leader
             elif usable(box):
                 leader = search.leaders[box] = self._led_leader(space, box, height, over_legs,
-                                                                search.stretch)
+                                                                search)
                 if leader is not None:
                     yield box, leader
 
     def _led_leader(self, space: int, box: Box, height: float, over_legs: bool,
-                    stretch: list[tuple[Point, Point]]) -> tuple[Point, Point] | None:
+                    search: _LedSearch) -> tuple[Point, Point] | None:
         """The leader to a number in ``box`` away from ``space`` (:meth:`led_number_spots`),
         or None (the box is not clear of the track, or no leader to it is)."""
         g = self.geometry
-        near = frozenset((space - 1 + k) % g.spaces + 1 for k in range(-OWN, OWN + 1))
         if not self._clear(box) or (over_legs and not self.legs.box_clear(
-                box, self.gap + _FAR_LEGS_EM * height, near)):
+                box, self.gap + _FAR_LEGS_EM * height, search.near)):
             return None  # over legs: beside another leg, far from its own, it would read as theirs
-        anchor = g.centre(space)
+        anchor = search.anchors[0]
         edge = g.band / 2
-        own = frozenset({space, (space - 2) % g.spaces + 1})  # the band either side of it
+        own = search.own
         left = g.left(space)
-        anchors = [anchor] + [(anchor[0] + (p[0] - anchor[0]) * 0.25,
-                               anchor[1] + (p[1] - anchor[1]) * 0.25)
-                              for p in (g.centre(space - 1), g.centre(space + 1))]
-        for a in anchors:
+        for a in search.anchors:
             end = (min(max(a[0], box[0]), box[2]), min(max(a[1], box[1]), box[3]))
             length = math.dist(a, end)
             if length == 0.0:
@@ -341,7 +354,7 @@ class TrackSpots:
             if across < _LEADER_ACROSS or not self._leader_clear_from(
                     a, (ux, uy), edge / across, end, own, over_legs):
                 continue
-            out = self._band_exit(stretch, a, (ux, uy), length)
+            out = self._band_exit(search.stretch, a, (ux, uy), length)
             if out is None:
                 continue
             begin = (a[0] + ux * out, a[1] + uy * out)
@@ -373,16 +386,21 @@ class TrackSpots:
         points = [self._centre_line[(first + k) % n] for k in range(3 * BAND_STEPS + 1)]
         return list(zip(points[:-1], points[1:], strict=True))
 
-    def _band_exit(self, stretch: list[tuple[Point, Point]], start: Point, direction: Point,
-                   reach: float) -> float | None:
+    def _band_exit(self, stretch: list[tuple[float, float, float, float, float]],
+                   start: Point, direction: Point, reach: float) -> float | None:
         """How far from ``start`` (on the band) the way along ``direction`` leaves the band
-        along ``stretch`` of its centre line (:meth:`_band_stretch`), to a tenth of a pixel
-        (None: not within ``reach``)."""
+        along ``stretch`` of its centre line (:attr:`_LedSearch.stretch`), to a tenth of a
+        pixel (None: not within ``reach``)."""
         edge = self.geometry.band / 2
 
-        def outside(t: float) -> bool:
-            p = (start[0] + direction[0] * t, start[1] + direction[1] * t)
-            return all(point_segment(p, a, b) >= edge for a, b in stretch)
+        def outside(t: float) -> bool:  # (point_segment to each piece, written out)
+            px, py = start[0] + direction[0] * t, start[1] + direction[1] * t
+            for ax, ay, dx, dy, length2 in stretch:
+                u = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx
+                                                               + (py - ay) * dy) / length2))
+                if math.hypot(px - ax - u * dx, py - ay - u * dy) < edge:
+                    return False
+            return True
 
         if not outside(reach):
             return None
