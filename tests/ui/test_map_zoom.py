@@ -44,7 +44,9 @@ def test_a_tap_on_the_map_opens_it_larger_with_the_same_cars_and_a_tap_closes_it
     screen = app.sm.current_screen
     small = screen.ids.map
     before = (app.controller.state, app.controller.view().mode)
-    assert small.zoom_badge and small.spaces_left_out  # España at 800x480: some left out
+    # España at 800x480, the most crowded map (six cars: every number written since words move
+    # to make room; with three or four, its 80 is still left out: test_map_labels.py)
+    assert small.zoom_badge
     _tap(ui, *_middle_of_map(ui))
     zoom = _zoom(ui)
     assert zoom is not None and zoom.is_open
