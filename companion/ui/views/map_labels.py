@@ -61,6 +61,8 @@ from .map_repair import repaired
 from .map_spots import TrackSpots
 from .track_shapes import MapGeometry
 
+__all__ = ["GAP", "Plan", "plan_labels"]
+
 GAP = 2.0
 """Clear pixels between a word and anything else drawn on the map."""
 _ATTEMPTS = 5
