@@ -89,10 +89,23 @@ class _Segment:
     b: Point
     half_width: float
     owner: int
-    reach: Box
-    """The box the segment's stroke lies in."""
     """What drew it: :data:`TRACK`, or a corner (the space its line follows) for its line
     and leader."""
+    reach: Box
+    """The box the segment's stroke lies in."""
+
+
+def _comes_near(item: _Segment | Box, box: Box, grown: Box, gap: float,
+                ignore: frozenset[int]) -> bool:
+    """``item`` (a segment whose owner is not in ``ignore``, or a box) comes within ``gap``
+    of ``box`` (``grown``: ``box`` grown by ``gap``, for the segment's quick reach test)."""
+    if isinstance(item, _Segment):
+        r = item.reach
+        if (item.owner in ignore or r[0] >= grown[2] or r[2] <= grown[0]
+                or r[1] >= grown[3] or r[3] <= grown[1]):
+            return False
+        return segment_box(item.a, item.b, box) < item.half_width + gap
+    return box_gap(item, box) < gap
 
 
 class Clearance:
@@ -138,8 +151,8 @@ class Clearance:
 
     def box_clear(self, box: Box, gap: float, ignore: frozenset[int] = frozenset()) -> bool:
         """Nothing drawn comes within ``gap`` of ``box`` (segments of the owners in
-        ``ignore`` aside). (:meth:`box_hits`' test, written out: the spots' searches ask
-        it most.)"""
+        ``ignore`` aside). (:meth:`box_hits`' test, stopping at the first: the spots'
+        searches ask it most.)"""
         grown = (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap)
         seen: set[int] = set()
         items, c = self._items, self.cell
@@ -149,15 +162,7 @@ class Clearance:
                     if index in seen:
                         continue
                     seen.add(index)
-                    item = items[index]
-                    if isinstance(item, _Segment):
-                        r = item.reach
-                        if (item.owner in ignore or r[0] >= grown[2] or r[2] <= grown[0]
-                                or r[1] >= grown[3] or r[3] <= grown[1]):
-                            continue
-                        if segment_box(item.a, item.b, box) < item.half_width + gap:
-                            return False
-                    elif box_gap(item, box) < gap:
+                    if _comes_near(items[index], box, grown, gap, ignore):
                         return False
         return True
 
@@ -167,14 +172,7 @@ class Clearance:
         (segments of the owners in ``ignore`` aside)."""
         grown = (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap)
         for index, item in self._near(grown):
-            if isinstance(item, _Segment):
-                r = item.reach
-                if (item.owner in ignore or r[0] >= grown[2] or r[2] <= grown[0]
-                        or r[1] >= grown[3] or r[3] <= grown[1]):
-                    continue
-                if segment_box(item.a, item.b, box) < item.half_width + gap:
-                    yield index
-            elif box_gap(item, box) < gap:
+            if _comes_near(item, box, grown, gap, ignore):
                 yield index
 
     def segment_clear(self, a: Point, b: Point, half_width: float, gap: float,
