@@ -149,6 +149,42 @@ def test_the_track_is_drawn_once_taps_redraw_only_the_cars(ui, monkeypatch) -> N
     ui.pump(2)
 
 
+@pytest.mark.ui
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_a_larger_window_draws_the_track_once_at_the_size_the_map_settles_on(
+        ui, monkeypatch, size: tuple[int, int]) -> None:
+    """The text grows with the window at once, the map's box one layout after another: the
+    track (and the words' places, seconds of work for a map too small for its text) is drawn
+    once, when the map has its new size, not at each size on the way (España: three times,
+    about 4 s, at 1366x768)."""
+    from kivy.core.window import Window
+
+    from companion.ui.widgets.lookup import walk
+    from companion.ui.widgets.track_map import TrackMap
+
+    _race(ui, "espana")
+    screen = ui.app.sm.current_screen
+    track_map = next(w for w in walk(screen) if isinstance(w, TrackMap))  # not a proxy
+    drawn: list[tuple[tuple[float, float], float]] = []
+    render = TrackMap._render_track
+
+    def recorded(self, state, app):
+        if self is track_map:
+            drawn.append((tuple(self.size), app.fs))
+        return render(self, state, app)
+
+    monkeypatch.setattr(TrackMap, "_render_track", recorded)
+    try:
+        Window.size = size
+        ui.pump(3)
+        assert drawn == [(tuple(track_map.size), ui.app.fs)], drawn
+        assert track_map.width > 500 and not track_map.spaces_left_out
+    finally:
+        Window.size = (800, 480)
+        ui.pump(3)
+    assert len(drawn) == 2 and drawn[-1] == (tuple(track_map.size), ui.app.fs)
+
+
 # --- the words on the map: clear of the track, of each other and of the edges -----------------
 #
 # Read back from what the map drew (its offscreen canvas's instructions, by ``map_probe.py``)

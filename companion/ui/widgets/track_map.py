@@ -200,6 +200,11 @@ def zoom_badge_box(left: float, top: float, app: Any) -> tuple[float, float, flo
     return left + 2, top - 2 - size, left + 2 + size, top - 2
 
 
+MAX_WAITS = 6
+"""Passes of the before-frame triggers the track's drawing waits at most for the layouts above
+the map (:meth:`TrackMap._size_unsettled`)."""
+
+
 class TrackMap(Widget):  # type: ignore[misc]
     state: Any = ObjectProperty(None, allownone=True)
     current = StringProperty("")
@@ -236,6 +241,9 @@ class TrackMap(Widget):  # type: ignore[misc]
         self.geometry: MapGeometry | None = None
         self._static_key: tuple[object, ...] | None = None
         self._cars_key: tuple[object, ...] | None = None
+        self._waited = 0
+        """Passes of the before-frame triggers the track's drawing has waited for a layout
+        above the map (:meth:`_size_unsettled`)."""
         self._fbo: Any = None
         self._cars = CarMarks(self.canvas)
         self.words_over_cars: list[str] = []
@@ -275,6 +283,10 @@ class TrackMap(Widget):  # type: ignore[misc]
                     tuple(self.moved), self.current)
         if cars_key == self._cars_key:
             return
+        if key != self._static_key and self._size_unsettled():
+            self._trigger()  # after those layouts, in this frame: the size they give the map
+            return
+        self._waited = 0
         self._cars_key = cars_key
         self.marker_positions = {}
         if key != self._static_key:
@@ -290,6 +302,31 @@ class TrackMap(Widget):  # type: ignore[misc]
                     self._magnifier(zoom_badge_box(self.x, self.top, app), app)
             self._static_key = key
         self._draw_cars(state, app)
+
+    def _size_unsettled(self) -> bool:
+        """A layout above the map is due before this frame is drawn: it may give the map
+        another size, so the track (and the words' places, worked out per size: up to seconds
+        for a size the text does not fit) waits for it, drawn once at the size it settles on.
+        When the window grows, the text grows first (the app's font size follows the window
+        at once) and the map's boxes take their new sizes one layout pass after another:
+        drawn at each, España's words were placed three times at 1366x768, twice in a map
+        too small for the new text (about 4 s of the 4.1 s). Waits at most
+        :data:`MAX_WAITS` passes (Kivy runs 10 before a frame)."""
+        if self._waited >= MAX_WAITS or self.parent is None:
+            return False
+        from kivy.clock import Clock
+
+        above = set()
+        widget = self.parent
+        while widget is not None and id(widget) not in above:
+            above.add(id(widget))
+            widget = widget.parent
+        for event in Clock.get_before_frame_events():
+            owner = getattr(event.get_callback(), "__self__", None)
+            if owner is not None and id(owner) in above:
+                self._waited += 1
+                return True
+        return False
 
     def _render_track(self, state: RaceState, app: Any) -> Any:
         """The track drawn once into an offscreen texture the size of the widget."""
