@@ -44,6 +44,29 @@ storage fault screen. Each starts from the start screen, whatever the sections b
 (the layout test plays them a few at a time, ``parts=("tour:<section>", ...)``)."""
 
 
+def save_window(window: Any, path: Path) -> None:
+    """The window's picture as a PNG at ``path``. Kivy's own screenshot reads the window's rows
+    as packed RGB at GL's alignment of 4 bytes a row: a window whose row is no multiple of 4
+    bytes (1366 px wide) came out sheared. Such a window is read as RGBA (always aligned) and
+    saved opaque; any other by Kivy's own (the pictures in ``docs/screens`` stay as they
+    were)."""
+    width, height = (int(v) for v in window.size)
+    if width * 3 % 4 == 0:
+        window.screenshot(str(path))
+        written = sorted(path.parent.glob(f"{path.stem}*.png"))
+        if written and written[-1] != path:  # Window.screenshot adds a counter
+            written[-1].replace(path)
+        return
+    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+    from kivy.graphics.texture import Texture
+
+    pixels = bytearray(glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE))
+    pixels[3::4] = b"\xff" * (width * height)  # the window is opaque, whatever its alpha
+    texture = Texture.create(size=(width, height), colorfmt="rgba")
+    texture.blit_buffer(bytes(pixels), colorfmt="rgba", bufferfmt="ubyte")
+    texture.save(str(path), flipped=True)
+
+
 def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480),
                  on_shot: Callable[[Any, str], None] | None = None,
                  parts: tuple[str, ...] = ("tour", "table", "react")) -> list[Path]:
@@ -93,10 +116,7 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
         if on_shot is not None:
             on_shot(app, name)
         path = out / (f"{len(shots) + 1:02d}-{name}.png" if numbered else f"{name}.png")
-        app.root_window.screenshot(str(path))
-        written = sorted(out.glob(f"{path.stem}*.png"))
-        if written and written[-1] != path:  # Window.screenshot adds a counter
-            written[-1].replace(path)
+        save_window(app.root_window, path)
         shots.append(path)
 
     player = TablePlayer(app, pump)
