@@ -301,3 +301,37 @@ def _plan_problems(plan: Plan, geometry: MapGeometry, corner_lines: list[int]) -
     for i, a in enumerate(words):
         problems += [f"{a} touches {b}" for b in words[i + 1:] if _box_gap(a, b) < CLEAR]
     return problems
+
+
+def test_a_map_far_too_small_for_its_words_searches_room_for_a_few_numbers(monkeypatch) -> None:
+    """Step 5 looks for room for the first :data:`~.map_repair.SEARCHED` numbers left out
+    only: each search costs up to a tenth of a second here, and a map far too small for its
+    words (España's race-screen map with the text of a window 1.6 times larger) leaves
+    11 out after step 4: all 11 were searched. The rest stay left out."""
+    from companion.ui.views import map_labels, map_repair
+
+    searched: list[int] = []
+    moves = map_repair._Repair.moves
+
+    def recorded(self, space: int, moved: int):
+        if space not in searched:
+            searched.append(space)
+        return moves(self, space, moved)
+
+    monkeypatch.setattr(map_repair._Repair, "moves", recorded)
+    before: list[tuple[int, ...]] = []
+    repaired = map_labels.repaired
+
+    def seen(spots, plan, *args):
+        before.append(plan.left_out)
+        return repaired(spots, plan, *args)
+
+    monkeypatch.setattr(map_labels, "repaired", seen)
+    scale = 1.6
+    crowded = dict(RACE_SCREEN, marker=(37.0 * scale, 19.6 * scale), digit=8.0 * scale,
+                   height=10.0 * scale)
+    plan, _corner_spaces, wanted = _plan("espana", crowded)
+    assert len(before) == 1 and len(before[0]) > map_repair.SEARCHED, before
+    assert searched == list(before[0][:map_repair.SEARCHED])
+    assert set(before[0][map_repair.SEARCHED:]) <= set(plan.left_out)
+    assert sorted([*plan.numbers, *plan.left_out]) == sorted(wanted)

@@ -30,7 +30,8 @@ across it, of each other and of the map's edges.
 5. **A number crowded out by the words placed before it** takes a spot of its own that one
    of them stands in the way of, else two, and they move to other spots of their own, by the
    rules above and a little more (:mod:`.map_repair`: a marker moves along its leader, a
-   number to the other side or off with a leader). Only a number with no such move is left
+   number to the other side or off with a leader; the first four numbers left out are
+   searched: :data:`.map_repair.SEARCHED`). Only a number with no such move is left
    out (on the race screen at 800x480, España's 80 with 3 or 4 cars; every corner space's is
    written, and every fifth elsewhere: ``tests/ui/test_map_labels.py``).
 

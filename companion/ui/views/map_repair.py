@@ -1,16 +1,17 @@
 """Room for a number still left out (Kivy-free): step 5 of :mod:`.map_labels`' order.
 
-After steps 1-4 a number is left out only where the words placed before it took every spot
-it has. For each such number (in the order asked: the corner spaces' first), the spots of its
-own (beside its space, else with a leader: steps 2-4) that one word placed stands in the way
-of are tried, that word (a space number, or a corner's marker with its leader) put back at
-its own first spot then clear (a number beside its space or with a leader, a marker beside
-its Corner Line or with a leader, by the rules of steps 1-4); where none of these will do, the
-spots that two words stand in the way of, the two put back in either order. Of the moves that
-work, the one that costs least is made (the fewest steps further from the words' own spots,
-:meth:`_Repair.step`, then the least leader added); nothing else moves, and a number with no
-such move stays left out. On the race screen: España's 100 takes the spot of corner 10's
-marker, which moves further along its leader; South Africa's 20 that of corner 2's marker.
+After steps 1-4 a number is left out only where the words placed before it took every spot it
+has. For each such number (in the order asked: the corner spaces' first; the first
+:data:`SEARCHED` only), the spots of its own (beside its space, else with a leader: steps 2-4)
+that one word placed stands in the way of are tried, that word (a space number, or a corner's
+marker with its leader) put back at its own first spot then clear (a number beside its space or
+with a leader, a marker beside its Corner Line or with a leader, by the rules of steps 1-4);
+where none of these will do, the spots that two words stand in the way of, the two put back in
+either order. Of the moves that work, the one that costs least is made (the fewest steps
+further from the words' own spots, :meth:`_Repair.step`, then the least leader added); nothing
+else moves, and a number with no such move stays left out. On the race screen: España's 100
+takes the spot of corner 10's marker, which moves further along its leader; South Africa's 20
+that of corner 2's marker.
 
 Whatever moves keeps to the rules of steps 1-4, and to more, so that it reads as its own:
 
@@ -45,6 +46,12 @@ MOVED = 2
 """Words moved at most to make room for a number left out (one if that will do)."""
 _SPOTS = 6
 """Spots tried for a word, per set of words in their way."""
+SEARCHED = 4
+"""Numbers left out searched for room at most (the first, in the order asked): a search costs
+70-130 ms at 800x480 here. At 800x480, 1024x600, 1280x720, 1366x768 and 1920x1080, steps 1-4
+leave at most 3 out on any bundled track with 1 to 6 cars (4 at 720x720), so every one is
+searched; in a map far too small for its words (a portrait 480x800 window: España leaves
+18-19 out) the searches took 2.2 s to place 6, now 0.4 s to place 3 (2026-12-06)."""
 OWN_BY_EM = 0.5
 """A number a move puts beside its space is nearer its own space's centre than any other leg's
 (a space more than :data:`.map_spots.OWN` away) by this many text heights (wedged between two
@@ -320,7 +327,7 @@ def repaired(spots: TrackSpots, plan: Plan, corners: Sequence[tuple[int, float, 
              numbers: Sequence[tuple[int, float, float]], reserved: Sequence[Box]) -> Plan:
     """``plan`` with each number it leaves out written where moving other words makes room
     (the module's order)."""
-    for space in plan.left_out:
+    for space in plan.left_out[:SEARCHED]:
         repair = _Repair(spots, plan, corners, numbers, reserved)
         for moved in range(1, MOVED + 1):
             best = min(repair.moves(space, moved), key=lambda move: move[0], default=None)
