@@ -76,10 +76,27 @@ class SettingsMixin:
     def _resize(self, _window: Any, size: tuple[int, int]) -> None:
         width, height = size
         base = min(height / 26.0, width / 44.0)
+        before = (self.fs, self.fs_small, self.fs_big, self.tap)
         self.fs = max(16, round(base))
         self.fs_small = max(14, round(base * 0.82))
         self.fs_big = max(22, round(base * 1.45))
         self.tap = max(48, round(min(height / 8.5, width / 14.0)))
+        if (self.fs, self.fs_small, self.fs_big, self.tap) != before:
+            self._sizes_changed()
+
+    def _sizes_changed(self) -> None:
+        """Text and touch sizes followed the window: every screen re-renders before the next
+        frame (what a screen sizes in Python, the race order's height, the keypad's line,
+        the prompts built in the old size, reads the new sizes; before, they kept the old
+        ones until the next tap: at 1920x1080 the race order stayed as tall as at 800x480,
+        its rows cut)."""
+        trigger = getattr(self, "_refresh_sized", None)
+        if trigger is None:
+            from kivy.clock import Clock
+
+            trigger = self._refresh_sized = Clock.create_trigger(
+                lambda _dt: self.refresh_all(), -1)
+        trigger()
 
     @property
     def settings_path(self) -> Path:
