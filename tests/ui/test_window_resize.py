@@ -41,3 +41,29 @@ def test_the_race_screen_takes_the_new_sizes_before_the_next_frame(ui, size) -> 
     assert order.height == pytest.approx(before)
     app.show("start")
     ui.pump(2)
+
+
+@pytest.mark.ui
+def test_a_stopped_app_follows_no_window(make_harness) -> None:
+    """An app stopped (a test's, each test has its own) no longer follows the window: before,
+    each kept its binding, so every resize re-rendered every screen of every app a test
+    session had made (the suite ran three times as long and grew to 11 GB)."""
+    from kivy.core.window import Window
+
+    stopped = make_harness()
+    app = stopped.start()
+    stopped.pump(2)
+    stopped.stop()
+    refreshed: list[str] = []
+    app.refresh_all = lambda: refreshed.append("all")
+    fs = app.fs
+    running = make_harness()
+    running.start()
+    try:
+        Window.size = (1920, 1080)
+        running.pump(3)
+        assert app.fs == fs and not refreshed
+        assert running.app.fs > fs
+    finally:
+        Window.size = (800, 480)
+        running.pump(3)

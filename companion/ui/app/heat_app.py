@@ -141,6 +141,7 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
         from ..widgets.basic import remove_overlays
 
         remove_overlays()  # hints and overlays over the window go with the app
+        Window.unbind(size=self._resize)  # (a stopped app, a test's, follows no window)
         self._stop_hardware()
         self._close_data()
         self._unroute_faults()

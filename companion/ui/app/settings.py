@@ -90,6 +90,10 @@ class SettingsMixin:
         the prompts built in the old size, reads the new sizes; before, they kept the old
         ones until the next tap: at 1920x1080 the race order stayed as tall as at 800x480,
         its rows cut)."""
+        from kivy.app import App
+
+        if App.get_running_app() is not self:
+            return  # a stopped app (a test's) re-renders nothing
         trigger = getattr(self, "_refresh_sized", None)
         if trigger is None:
             from kivy.clock import Clock
