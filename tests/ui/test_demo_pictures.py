@@ -26,9 +26,12 @@ def test_a_picture_of_the_window_is_the_window(ui, tmp_path: Path,
         Window.size = size
         ui.pump(3)
         width, height = size
+        # The window as drawn, read before the picture is saved: saving draws into an Fbo
+        # (Kivy's Texture.save), and after it the window's buffer is not always the frame
+        # drawn (seen once in a whole suite, in an order where 208 points then differed).
+        drawn = glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE)
         path = tmp_path / "race.png"
         save_window(Window, path)
-        drawn = glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE)
         picture = CoreImage.load(str(path), keep_data=True)
         assert tuple(picture.size) == size
         differ = []
