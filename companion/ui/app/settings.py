@@ -89,11 +89,10 @@ class SettingsMixin:
         frame (what a screen sizes in Python, the race order's height, the keypad's line,
         the prompts built in the old size, reads the new sizes; before, they kept the old
         ones until the next tap: at 1920x1080 the race order stayed as tall as at 800x480,
-        its rows cut)."""
-        from kivy.app import App
-
-        if App.get_running_app() is not self:
-            return  # a stopped app (a test's) re-renders nothing
+        its rows cut). Nothing before the screens exist (the window's first size, in
+        ``build``)."""
+        if not hasattr(self, "sm"):
+            return
         trigger = getattr(self, "_refresh_sized", None)
         if trigger is None:
             from kivy.clock import Clock

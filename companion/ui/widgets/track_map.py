@@ -311,8 +311,8 @@ class TrackMap(Widget):  # type: ignore[misc]
         at once) and the map's boxes take their new sizes one layout pass after another:
         drawn at each, España's words were placed three times going from 800x480 to
         1366x768: 2.0 s and 1.7 s in the two maps on the way, too small for the new text,
-        0.12 s in the last. Waits at most
-        :data:`MAX_WAITS` passes (Kivy runs 10 before a frame)."""
+        0.12 s in the last. Waits at most :data:`MAX_WAITS` passes (Kivy runs 10 before a
+        frame)."""
         if self._waited >= MAX_WAITS or self.parent is None:
             return False
         from kivy.clock import Clock
