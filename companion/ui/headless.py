@@ -22,3 +22,10 @@ def use_headless_kivy(kivy_home_prefix: str | None = None) -> None:
         os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix=kivy_home_prefix)
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     os.environ.setdefault("HEAT_COMPANION_WIRING", "/nonexistent/wiring.toml")
+
+
+def offscreen() -> bool:
+    """SDL draws into an offscreen buffer (no display): the tests, the probes, the demo's
+    ``--headless`` pictures and the benches."""
+    return os.environ.get("SDL_VIDEODRIVER") == "offscreen"
+

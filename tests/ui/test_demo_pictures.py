@@ -34,9 +34,13 @@ def test_a_picture_of_the_window_is_the_window(ui, tmp_path: Path,
         save_window(Window, path)
         picture = CoreImage.load(str(path), keep_data=True)
         assert tuple(picture.size) == size
+        # Offscreen, SDL's window keeps the buffer it was made with (800x480): what lies
+        # beyond it in a larger window is undefined and changes from one read to the next
+        # (columns from 829 differed, never inside). A sheared picture is sheared there too:
+        # each row 2 bytes further along than the last, 200 px by the 300th row.
         differ = []
-        for x in range(3, width, width // 23):
-            for y in range(2, height, height // 17):
+        for x in range(3, min(width, 800), width // 23):
+            for y in range(max(2, height - 480), height, height // 17):
                 at = ((height - 1 - y) * width + x) * 4  # the window's rows go up
                 expected = [c / 255 for c in drawn[at:at + 3]]
                 if picture.read_pixel(x, y)[:3] != pytest.approx(expected, abs=1.5 / 255):

@@ -39,6 +39,7 @@ from ..widgets import kv_rules, text_cache  # noqa: E402
 from ..widgets.touch_gate import LEDGER, screen_changed  # noqa: E402
 from ..widgets.translation import tr  # noqa: E402
 from .data import DataMixin  # noqa: E402
+from .offscreen import finish_every_frame_offscreen  # noqa: E402
 from .settings import SettingsMixin, register_font  # noqa: E402
 from .storage_faults import FaultMixin  # noqa: E402
 from .table_hardware import HardwareFactory, HardwareMixin  # noqa: E402
@@ -103,6 +104,7 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
 
     def build(self) -> ScreenManager:
         register_font()
+        finish_every_frame_offscreen()  # (offscreen, frames that are never finished pile up)
         text_cache.install()  # a text rendered once is not rendered again
         kv_rules.install()  # kv rules evaluated without formatting Kivy's debug trace
         tr.reset()
@@ -147,6 +149,10 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
         self._unroute_faults()
         i18n.remove_listener(self._language_changed)
         tr.reset()
+        # What was frozen for the app's life (start-up, the first Results screen) goes back in
+        # the collector's sight: a stopped app (a test's, or one built again in the same
+        # process) is then freed; frozen, every one stayed for good.
+        gc.unfreeze()
 
     def _load_kv(self, path: Path) -> None:
         if path not in self._loaded_kv:
