@@ -99,3 +99,34 @@ def test_real_touches_reach_buttons(ui) -> None:
     touch.touch_up()
     ui.pump()
     assert app.sm.current == "newrace"
+
+
+
+def test_the_scripted_table_goes_on_after_an_undone_reveal(ui, press) -> None:
+    """Undo puts a revealed hand back on the keypad, whole; the demo's table (used by the demo,
+    the benches and these tests) takes its last key back, types it again and plays on."""
+    from companion.engine import Reveal
+    from companion.ui.demo.script import next_press
+
+    ui.player.set_up_race()
+    press("start race")
+    app = ui.app
+    undone = 0
+    while not app.session.state.over and undone < 3:
+        before = app.session.actions()
+        ui.player.step()
+        after = app.session.actions()
+        if not any(isinstance(a, Reveal) for a in after[len(before):]):
+            continue
+        press("undo")
+        assert app.session.actions() == before
+        assert app.controller.view().can_confirm  # the whole hand is on the keypad again
+        assert next_press(app.controller) == "key back"
+        ui.player.step()
+        assert not app.controller.view().can_confirm
+        ui.player.step()  # the last card typed again: the same cards go in
+        assert app.session.actions() == after
+        undone += 1
+    assert undone == 3
+    ui.player.play_to_end()
+    assert app.session.state.over

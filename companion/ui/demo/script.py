@@ -80,6 +80,10 @@ def next_press(controller: RaceController, view: RaceView | None = None) -> str 
         return "key 2"
     if view.mode == "value":
         return f"key {view.keys[0][0]}"
+    if view.mode in ("reveal", "unpaid") and view.can_confirm:
+        # An undone reveal is back on the keypad, whole: take its last key back and type it
+        # again, and the cards go in as they did before (the keypad has no separate Move key).
+        return "key back"
     if view.mode == "unpaid":
         return "key 2"  # the cards go in with the last flip typed
     if view.mode == "boost":
