@@ -16,7 +16,15 @@ the label's settings at that moment, which nothing else touches: its texture, fi
 first frame that draws it (as Kivy's are), always shows the text it was made for.
 
 Kept: the most recently used :data:`MAX_TEXTURES` textures, at most :data:`MAX_BYTES` of
-pixels; a label still showing a texture the cache let go keeps it as long as it needs it.
+pixels; a label still showing a texture the cache let go keeps it as long as it needs it. A
+texture over :data:`LARGE_BYTES` (mostly a paragraph: a round's rulings, 85-360 KB each at
+800x480, seldom shown twice) is kept apart at first, only the :data:`MAX_LARGE` latest (at most
+:data:`MAX_LARGE_BYTES`), and with the others once it is shown again (a prompt of two lines
+that comes back at every turn). Kept with the others from the start, the rulings filled the
+budget and pushed out the names, space numbers and prompts that come back at every turn (a
+one-lap race of four drivers and two Legends: 259 textures in 16 MB, 15.8 MB of them rulings),
+so those were rendered again and again: the same race played again rendered 141 small texts
+(now 1).
 Markup is kept too (a React choice's two lines, in two sizes, come back at every turn): its
 text is composed as Kivy's label composes it (in its colour), rendered at once as Kivy renders
 markup, and its references and anchors are kept with the texture. Empty text keeps Kivy's own
@@ -39,6 +47,15 @@ MAX_TEXTURES = 1500
 """Textures kept (a race of six cars uses about 400 different ones, the whole demo 1,800)."""
 MAX_BYTES = 16 * 1024 * 1024
 """Pixels kept, in bytes (RGBA): a line of text at 800x480 is a few kilobytes."""
+LARGE_BYTES = 64 * 1024
+"""A texture bigger than this is kept apart (a line across the race screen's panel at 800x480
+is about 40 KB; a ruling of two lines or more, 85-360 KB)."""
+MAX_LARGE = 48
+"""Large textures kept apart at most (the latest ones, however few of them are shown again: a
+texture of a prompt that comes back at every turn, such as React's, is shown again before 48
+others have come, and is then kept with the others)."""
+MAX_LARGE_BYTES = 8 * 1024 * 1024
+"""Their pixels at most, in bytes."""
 NOT_KEY = frozenset({"text", "text_size", "font_name_r"})
 """Options a rendering does not read (the text and its box are kept apart, and the font's
 file is found again from its name by each rendering)."""
@@ -75,22 +92,37 @@ class Kept:
 class LabelTextures:
     """The kept textures, by text and style (most recently used last)."""
 
-    def __init__(self, max_textures: int = MAX_TEXTURES, max_bytes: int = MAX_BYTES) -> None:
+    def __init__(self, max_textures: int = MAX_TEXTURES, max_bytes: int = MAX_BYTES,
+                 large_bytes: int = LARGE_BYTES, max_large: int = MAX_LARGE,
+                 max_large_bytes: int = MAX_LARGE_BYTES) -> None:
         self.max_textures = max_textures
         self.max_bytes = max_bytes
+        self.large_bytes = large_bytes
+        self.max_large = max_large
+        self.max_large_bytes = max_large_bytes
         self._kept: OrderedDict[tuple[Any, ...], Kept] = OrderedDict()
         self.nbytes = 0
+        """The pixels of the textures kept with the others (the large ones aside)."""
+        self._large: OrderedDict[tuple[Any, ...], Kept] = OrderedDict()
+        """Large textures shown once so far, kept apart (the latest last)."""
+        self.large_nbytes = 0
         self.hits = 0
         """Label updates that took a kept texture."""
         self.renders = 0
         """Label updates that rendered their text (kept from then on)."""
 
     def __len__(self) -> int:
-        return len(self._kept)
+        return len(self._kept) + len(self._large)
+
+    @property
+    def large(self) -> int:
+        """Large textures kept (apart from the others)."""
+        return len(self._large)
 
     def clear(self) -> None:
         self._kept.clear()
-        self.nbytes = 0
+        self._large.clear()
+        self.nbytes = self.large_nbytes = 0
 
     @staticmethod
     def key(core: Any) -> tuple[Any, ...]:
@@ -104,7 +136,8 @@ class LabelTextures:
     def peek(self, core: Any) -> Kept | None:
         """The kept texture of what ``core`` would render now, if there is one (nothing
         rendered, nothing counted)."""
-        return self._kept.get(self.key(core))
+        key = self.key(core)
+        return self._kept.get(key) or self._large.get(key)
 
     def texture_for(self, core: Any) -> Kept:
         """The texture of what ``core`` (a label's core label) would render now."""
@@ -114,15 +147,32 @@ class LabelTextures:
             self._kept.move_to_end(key)
             self.hits += 1
             return kept
+        kept = self._large.pop(key, None)
+        if kept is not None:  # a large one shown again: kept with the others from now on
+            self.large_nbytes -= kept.nbytes
+            self.hits += 1
+            self._keep(key, kept)
+            return kept
         kept = self._render(core)
         self.renders += 1
+        if kept.nbytes > self.large_bytes:
+            self._large[key] = kept
+            self.large_nbytes += kept.nbytes
+            while self._large and (len(self._large) > self.max_large
+                                   or self.large_nbytes > self.max_large_bytes):
+                _key, dropped = self._large.popitem(last=False)
+                self.large_nbytes -= dropped.nbytes
+        else:
+            self._keep(key, kept)
+        return kept
+
+    def _keep(self, key: tuple[Any, ...], kept: Kept) -> None:
         self._kept[key] = kept
         self.nbytes += kept.nbytes
         while self._kept and (len(self._kept) > self.max_textures
                               or self.nbytes > self.max_bytes):
             _key, dropped = self._kept.popitem(last=False)
             self.nbytes -= dropped.nbytes
-        return kept
 
     @staticmethod
     def _render(core: Any) -> Kept:
