@@ -89,40 +89,71 @@ class Kept:
     """Markup: the position of each ``[anchor]``."""
 
 
+class _Pool:
+    """Kept textures by key, the least recently used let go first: at most ``max_textures``
+    of them, ``max_bytes`` of pixels."""
+
+    def __init__(self, max_textures: int, max_bytes: int) -> None:
+        self.max_textures = max_textures
+        self.max_bytes = max_bytes
+        self.kept: OrderedDict[tuple[Any, ...], Kept] = OrderedDict()
+        self.nbytes = 0
+
+    def add(self, key: tuple[Any, ...], kept: Kept) -> None:
+        self.kept[key] = kept
+        self.nbytes += kept.nbytes
+        while self.kept and (len(self.kept) > self.max_textures
+                             or self.nbytes > self.max_bytes):
+            _key, dropped = self.kept.popitem(last=False)
+            self.nbytes -= dropped.nbytes
+
+    def take(self, key: tuple[Any, ...]) -> Kept | None:
+        """The texture kept for ``key``, no longer kept here."""
+        kept = self.kept.pop(key, None)
+        if kept is not None:
+            self.nbytes -= kept.nbytes
+        return kept
+
+    def clear(self) -> None:
+        self.kept.clear()
+        self.nbytes = 0
+
+
 class LabelTextures:
     """The kept textures, by text and style (most recently used last)."""
 
     def __init__(self, max_textures: int = MAX_TEXTURES, max_bytes: int = MAX_BYTES,
                  large_bytes: int = LARGE_BYTES, max_large: int = MAX_LARGE,
                  max_large_bytes: int = MAX_LARGE_BYTES) -> None:
-        self.max_textures = max_textures
-        self.max_bytes = max_bytes
-        self.large_bytes = large_bytes
-        self.max_large = max_large
-        self.max_large_bytes = max_large_bytes
-        self._kept: OrderedDict[tuple[Any, ...], Kept] = OrderedDict()
-        self.nbytes = 0
-        """The pixels of the textures kept with the others (the large ones aside)."""
-        self._large: OrderedDict[tuple[Any, ...], Kept] = OrderedDict()
+        self._pool = _Pool(max_textures, max_bytes)
+        self._large = _Pool(max_large, max_large_bytes)
         """Large textures shown once so far, kept apart (the latest last)."""
-        self.large_nbytes = 0
+        self.large_bytes = large_bytes
         self.hits = 0
         """Label updates that took a kept texture."""
         self.renders = 0
         """Label updates that rendered their text (kept from then on)."""
 
+    @property
+    def max_bytes(self) -> int:
+        return self._pool.max_bytes
+
+    @property
+    def nbytes(self) -> int:
+        """The pixels of the textures kept with the others (the large ones aside)."""
+        return self._pool.nbytes
+
     def __len__(self) -> int:
-        return len(self._kept) + len(self._large)
+        return len(self._pool.kept) + len(self._large.kept)
 
     @property
     def large(self) -> int:
-        """Large textures kept (apart from the others)."""
-        return len(self._large)
+        """Large textures kept apart."""
+        return len(self._large.kept)
 
     def clear(self) -> None:
-        self._kept.clear()
+        self._pool.clear()
         self._large.clear()
-        self.nbytes = self.large_nbytes = 0
 
     @staticmethod
     def key(core: Any) -> tuple[Any, ...]:
@@ -137,42 +168,25 @@ class LabelTextures:
         """The kept texture of what ``core`` would render now, if there is one (nothing
         rendered, nothing counted)."""
         key = self.key(core)
-        return self._kept.get(key) or self._large.get(key)
+        return self._pool.kept.get(key) or self._large.kept.get(key)
 
     def texture_for(self, core: Any) -> Kept:
         """The texture of what ``core`` (a label's core label) would render now."""
         key = self.key(core)
-        kept = self._kept.get(key)
+        kept = self._pool.kept.get(key)
         if kept is not None:
-            self._kept.move_to_end(key)
+            self._pool.kept.move_to_end(key)
             self.hits += 1
             return kept
-        kept = self._large.pop(key, None)
+        kept = self._large.take(key)
         if kept is not None:  # a large one shown again: kept with the others from now on
-            self.large_nbytes -= kept.nbytes
             self.hits += 1
-            self._keep(key, kept)
+            self._pool.add(key, kept)
             return kept
         kept = self._render(core)
         self.renders += 1
-        if kept.nbytes > self.large_bytes:
-            self._large[key] = kept
-            self.large_nbytes += kept.nbytes
-            while self._large and (len(self._large) > self.max_large
-                                   or self.large_nbytes > self.max_large_bytes):
-                _key, dropped = self._large.popitem(last=False)
-                self.large_nbytes -= dropped.nbytes
-        else:
-            self._keep(key, kept)
+        (self._large if kept.nbytes > self.large_bytes else self._pool).add(key, kept)
         return kept
-
-    def _keep(self, key: tuple[Any, ...], kept: Kept) -> None:
-        self._kept[key] = kept
-        self.nbytes += kept.nbytes
-        while self._kept and (len(self._kept) > self.max_textures
-                              or self.nbytes > self.max_bytes):
-            _key, dropped = self._kept.popitem(last=False)
-            self.nbytes -= dropped.nbytes
 
     @staticmethod
     def _render(core: Any) -> Kept:
