@@ -269,3 +269,58 @@ def test_large_textures_are_kept_apart_until_shown_again(ui) -> None:
     assert cache.renders == 10 and cache.large == 1  # (5 is the other one kept apart)
     assert cache.peek(paragraphs[0]._label) is not None and cache.nbytes <= cache.max_bytes
     assert paragraphs[1].texture is not None  # a label keeps what it shows
+
+
+def test_no_label_shows_another_text_while_textures_come_and_go(ui, monkeypatch) -> None:
+    """With the budgets shrunk so that textures are let go and moved between the pools all
+    the time, every label on the race screen shows the texture rendered for its own text and
+    style, step after step of a race with Undo, Redo and language switches."""
+    import random
+
+    from kivy.uix.label import Label
+
+    from companion import i18n
+    from companion.ui.demo.table_shots import start
+    from companion.ui.widgets import text_cache
+
+    kept = text_cache.installed()
+    assert kept is not None
+    monkeypatch.setattr(kept._pool, "max_bytes", 1024 * 1024)
+    monkeypatch.setattr(kept._large, "max_textures", 4)
+    render = kept._render
+    rendered: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+
+    def noted(core: Any) -> Any:
+        made = render(core)
+        if made.texture is not None:
+            rendered[id(made.texture)] = (made.texture, kept.key(core))
+        return made
+
+    monkeypatch.setattr(kept, "_render", noted)
+    start(ui.app, ("Maximilianus", "Bartholomew", "Konstantinos", "Wilhelmina"), 2)
+    ui.pump()
+    choose = random.Random(7)
+    checked = 0
+    try:
+        for step in range(150):
+            session = ui.app.controller.session
+            if step % 9 == 4 and session.can_undo:
+                ui.player.press("undo")
+            elif step % 13 == 6 and session.can_redo:
+                ui.player.press("redo")
+            elif step % 40 == 20:
+                i18n.set_language(choose.choice(["zh_TW", "ko", "en"]))
+                ui.pump()
+            elif ui.player.step() is None:
+                break
+            ui.pump(1)
+            for widget in ui.app.sm.current_screen.walk():
+                texture = getattr(widget, "texture", None)
+                made = rendered.get(id(texture)) if texture is not None else None
+                if not isinstance(widget, Label) or made is None or made[0] is not texture:
+                    continue
+                checked += 1
+                assert kept.key(widget._label) == made[1], (widget.text, made[1][0])
+    finally:
+        i18n.set_language("en")
+    assert checked > 3000
