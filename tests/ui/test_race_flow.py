@@ -101,7 +101,6 @@ def test_real_touches_reach_buttons(ui) -> None:
     assert app.sm.current == "newrace"
 
 
-
 def test_the_scripted_table_goes_on_after_an_undone_reveal(ui, press) -> None:
     """Undo puts a revealed hand back on the keypad, whole; the demo's table (used by the demo,
     the benches and these tests) takes its last key back, types it again and plays on."""

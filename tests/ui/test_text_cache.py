@@ -247,9 +247,9 @@ def test_large_textures_are_kept_apart_until_shown_again(ui) -> None:
     names = [_label(text=f"Driver {n}") for n in range(3)]
     paragraphs = [_label(text=f"Legend {n} to space {n}.\nRace Line.\nNo Heat to pay.",
                          text_size=(220, None)) for n in range(6)]
-    size = LabelTextures()
+    measuring = LabelTextures()  # the two kinds' sizes, as rendered here
     for label in (names[0], paragraphs[0]):
-        size.update(label, kivy_update)
+        measuring.update(label, kivy_update)
     small, large = (4 * w * h for w, h in (names[0].texture.size, paragraphs[0].texture.size))
     assert large > 2 * small
     # Room for the three names, or for one paragraph and two names: kept together, as

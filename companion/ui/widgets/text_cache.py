@@ -136,6 +136,7 @@ class LabelTextures:
 
     @property
     def max_bytes(self) -> int:
+        """The pixels the textures kept with the others may take (the large ones aside)."""
         return self._pool.max_bytes
 
     @property
