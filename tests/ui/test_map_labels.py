@@ -19,7 +19,7 @@ from test_track_map import CLEAR, LEADER_EM, NEAR_EM, _box_gap, _leader_problems
 
 import tracks
 from companion.ui.views.map_clearance import pairs, point_box, point_segment, segment_box
-from companion.ui.views.map_labels import Plan, plan_labels
+from companion.ui.views.map_labels import MARGINS, Plan, fitted_plan, plan_labels
 from companion.ui.views.map_spots import (
     BAND_STEPS,
     CORNER_LINE,
@@ -201,11 +201,6 @@ TABLE_MEASURED = {
 """The markers' widths and the numbers' ink widths as the app measured them (en) on the two
 crowded maps: España and South Africa."""
 
-STILL_LEFT_OUT = {("espana", "800x480", 3): (80,), ("espana", "800x480", 4): (80,)}
-"""What the race screen's map still leaves out: España's 80 at 800x480 with three or four cars
-(its spots lie between the legs by 90 and 92, where 92's number has its only spots)."""
-
-
 @cache
 def _table_plan(track_id: str, size: str, cars: int) -> tuple[Plan, MapGeometry, list[int]]:
     """The plan of the race screen's map for ``cars`` cars in a ``size`` window (worked out
@@ -216,27 +211,58 @@ def _table_plan(track_id: str, size: str, cars: int) -> tuple[Plan, MapGeometry,
     bottom = table["bottoms"][cars - 1]
     width, height = right - left, top - bottom
     margin = max(8.0, min(width, height) * 0.09, table["label"] * 2.0)
-    geometry = geometry_for(track_id, track.spaces, left, bottom, width, height, margin)
     markers, inks = TABLE_MEASURED[track_id, size]
     corners = [(space, marker_width, table["marker"]) for space, marker_width in markers]
     numbers = [(s, float(inks[s]), table["height"]) for s in labelled_spaces(track)]
-    plan = plan_labels(geometry, (left + 1, bottom + 1, right - 1, top - 1), corners, numbers,
-                       reserved=table["reserved"])
+    geometry, plan = fitted_plan(
+        lambda times: geometry_for(track_id, track.spaces, left, bottom, width, height,
+                                   margin * times),
+        lambda geometry: plan_labels(geometry, (left + 1, bottom + 1, right - 1, top - 1),
+                                     corners, numbers, reserved=table["reserved"]))
     return plan, geometry, [space for space, _width in markers]
 
 
 @pytest.mark.parametrize("size", TABLES)
 def test_every_fifth_number_at_every_table_size(size: str) -> None:
     """España and South Africa, the crowded maps, on the race screen with 1 to 6 cars: every
-    corner space's number and every fifth written, but España's 80 at 800x480 with three or
-    four cars. Before the words placed could move to make room: at 800x480 España 100 at
-    every table size and 80 with 1 or 2 cars, South Africa 20 with 5 or 6; at 1280x720 España
-    80 with 2 cars, 25 with 5, 75 and 100 with 6."""
+    corner space's number and every fifth written. Before the track could be drawn a little
+    smaller (:func:`fitted_plan`), España's 80 was left out at 800x480 with three or four
+    cars (its spots lie between the legs by 90 and 92, where 92's number has its only
+    spots). Before the words placed could move to make room: at 800x480 España 100 at every
+    table size and 80 with 1 or 2 cars, South Africa 20 with 5 or 6; at 1280x720 España 80
+    with 2 cars, 25 with 5, 75 and 100 with 6."""
     for track_id in ("espana", "south-africa"):
         for cars in range(1, 7):
             plan, _geometry, _lines = _table_plan(track_id, size, cars)
-            assert plan.left_out == STILL_LEFT_OUT.get((track_id, size, cars), ()), (
-                track_id, cars)
+            assert plan.left_out == (), (track_id, cars)
+
+
+def test_a_track_is_drawn_smaller_only_for_a_number_left_out() -> None:
+    """:func:`fitted_plan`: a plan that leaves nothing out keeps the track's usual size; one
+    that leaves a number out tries the track smaller, in order, and takes the first that
+    leaves none out, else the one that leaves fewest (the larger on a tie); one that leaves
+    out more than a few is not tried again (a window far too small for its words)."""
+    def run(left_out: dict[float, tuple[int, ...]]) -> tuple[float, list[float]]:
+        tried: list[float] = []
+
+        def geometry_at(times: float) -> MapGeometry:
+            tried.append(times)
+            return MapGeometry(centres=((times, 0.0), (1.0, 1.0), (0.0, 1.0)), band=6.0,
+                               inside=1.0, lane_1_left=True)
+
+        def plan_at(geometry: MapGeometry) -> Plan:
+            return Plan(corners=(), numbers={}, left_out=left_out[geometry.centres[0][0]])
+
+        geometry, _plan = fitted_plan(geometry_at, plan_at)
+        return geometry.centres[0][0], tried
+
+    assert MARGINS == (1.1, 1.2)
+    assert run({1.0: ()}) == (1.0, [1.0])
+    assert run({1.0: (80,), 1.1: (), 1.2: ()}) == (1.1, [1.0, 1.1])
+    assert run({1.0: (80,), 1.1: (80, 95), 1.2: ()}) == (1.2, [1.0, 1.1, 1.2])
+    assert run({1.0: (80, 95), 1.1: (100,), 1.2: (100,)}) == (1.1, [1.0, 1.1, 1.2])
+    assert run({1.0: (80,), 1.1: (100,), 1.2: (80, 95)}) == (1.0, [1.0, 1.1, 1.2])
+    assert run({1.0: (5, 80, 95)}) == (1.0, [1.0])
 
 
 @pytest.mark.parametrize("size", TABLES)

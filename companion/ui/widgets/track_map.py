@@ -55,7 +55,7 @@ from kivy.uix.widget import Widget
 from companion.engine import RaceState, Track
 
 from ..views.map_clearance import Box
-from ..views.map_labels import Plan, plan_labels
+from ..views.map_labels import Plan, fitted_plan, plan_labels
 from ..views.map_spots import (
     BAND_STEPS,
     CORNER_LINE,
@@ -200,6 +200,32 @@ def zoom_badge_box(left: float, top: float, app: Any) -> tuple[float, float, flo
     return left + 2, top - 2 - size, left + 2 + size, top - 2
 
 
+class _Words:
+    """The words a track's map writes (each corner's marker, the space numbers), rendered
+    once for the plans a drawing tries (:func:`.map_labels.fitted_plan`)."""
+
+    def __init__(self, track: Track, app: Any, track_map: TrackMap) -> None:
+        scale = track_map.text_scale
+        self.number_size = max(READABLE_PX, app.fs_small * 0.9) * scale
+        self.numbers = {space: _label(str(space), self.number_size, app.c_muted)
+                        for space in labelled_spaces(track)}
+        self.inks = {space: label_ink(label) for space, label in self.numbers.items()}
+        self.markers = [_Marker(number, corner.limit, app, scale)
+                        for number, corner in enumerate(track.corners, start=1)]
+        self.corners = tuple((c.line_after, m.width, m.height)
+                             for c, m in zip(track.corners, self.markers, strict=True))
+        self.sizes = tuple((space, x1 - x0, y1 - y0)
+                           for space, (x0, y0, x1, y1) in self.inks.items())
+        badge = (zoom_badge_box(track_map.x, track_map.top, app) if track_map.zoom_badge
+                 else None)
+        self.reserved = (badge,) if badge is not None else ()
+
+    def plan(self, track_map: TrackMap, geometry: MapGeometry) -> Plan:
+        """Where the words go on the track drawn as ``geometry`` in ``track_map``."""
+        bounds = (track_map.x + 1, track_map.y + 1, track_map.right - 1, track_map.top - 1)
+        return _plan(geometry, bounds, self.corners, self.sizes, self.reserved)
+
+
 MAX_WAITS = 6
 """Passes of the before-frame triggers the track's drawing waits at most for the layouts above
 the map (:meth:`TrackMap._size_unsettled`)."""
@@ -258,13 +284,13 @@ class TrackMap(Widget):  # type: ignore[misc]
     def _restyle(self, *_args: Any) -> None:
         self._trigger()
 
-    def _fit(self, track: Track) -> MapGeometry:
+    def _fit(self, track: Track, margin_times: float = 1.0) -> MapGeometry:
         app = App.get_running_app()
         # room outside the track for the corners' numbers and limits (drawn outside the loop)
         margin = max(8.0, min(self.width, self.height) * 0.09,
                      corner_label_size(app) * self.text_scale * 2.0)
         return geometry_for(track.id, track.spaces, self.x, self.y, self.width, self.height,
-                            margin)
+                            margin * margin_times)
 
     def redraw(self, *_args: Any) -> None:
         """The cars when where they stand, the car to play or the cars moved changed (not on
@@ -290,11 +316,13 @@ class TrackMap(Widget):  # type: ignore[misc]
         self._cars_key = cars_key
         self.marker_positions = {}
         if key != self._static_key:
-            self.geometry = self._fit(state.track)
+            words = _Words(state.track, app, self)
+            self.geometry, plan = fitted_plan(partial(self._fit, state.track),
+                                              partial(words.plan, self))
             self.canvas.before.clear()
             self.texts = []
             self._drawn_words = []
-            self._fbo = self._render_track(state, app)
+            self._fbo = self._render_track(state, words, plan, app)
             with self.canvas.before:
                 Color(1, 1, 1, 1)
                 Rectangle(texture=self._fbo.texture, pos=self.pos, size=self._fbo.size)
@@ -329,15 +357,16 @@ class TrackMap(Widget):  # type: ignore[misc]
                 return True
         return False
 
-    def _render_track(self, state: RaceState, app: Any) -> Any:
-        """The track drawn once into an offscreen texture the size of the widget."""
+    def _render_track(self, state: RaceState, words: _Words, plan: Plan, app: Any) -> Any:
+        """The track drawn once into an offscreen texture the size of the widget, its words
+        where ``plan`` puts them."""
         size = (max(1, int(math.ceil(self.width))), max(1, int(math.ceil(self.height))))
         fbo = Fbo(size=size, with_stencilbuffer=False)
         with fbo:
             ClearColor(0, 0, 0, 0)
             ClearBuffers()
             Translate(-self.x, -self.y)
-        self._draw_track(state.track, app, fbo)
+        self._draw_track(state.track, words, plan, app, fbo)
         fbo.draw()
         return fbo
 
@@ -348,7 +377,8 @@ class TrackMap(Widget):  # type: ignore[misc]
         Line(points=[v for point in path for v in point], width=geometry.band / 2, close=True,
              joint="round", cap="none")
 
-    def _draw_track(self, track: Track, app: Any, target: Any) -> None:
+    def _draw_track(self, track: Track, words: _Words, plan: Plan, app: Any,
+                    target: Any) -> None:
         geometry = self.geometry
         assert geometry is not None
         band = geometry.band
@@ -379,26 +409,14 @@ class TrackMap(Widget):  # type: ignore[misc]
                 (x, y), (nx, ny) = geometry.line_after(corner.line_after)
                 Line(points=[x - nx * reach, y - ny * reach, x + nx * reach, y + ny * reach],
                      width=CORNER_LINE_WIDTH)
-            self._words(track, app)
+            self._words(words, plan, app)
 
-    def _words(self, track: Track, app: Any) -> None:
-        """The corners' markers and the space numbers, where :func:`.map_labels.plan_labels`
-        puts them: clear of the track, of each other and of the map's edges."""
-        geometry = self.geometry
-        assert geometry is not None
-        number_size = max(READABLE_PX, app.fs_small * 0.9) * self.text_scale
-        numbers = {space: _label(str(space), number_size, app.c_muted)
-                   for space in labelled_spaces(track)}
-        inks = {space: label_ink(label) for space, label in numbers.items()}
-        markers = [_Marker(number, corner.limit, app, self.text_scale)
-                   for number, corner in enumerate(track.corners, start=1)]
-        badge = zoom_badge_box(self.x, self.top, app) if self.zoom_badge else None
-        plan = _plan(geometry, (self.x + 1, self.y + 1, self.right - 1, self.top - 1),
-                     tuple((c.line_after, m.width, m.height)
-                           for c, m in zip(track.corners, markers, strict=True)),
-                     tuple((space, x1 - x0, y1 - y0)
-                           for space, (x0, y0, x1, y1) in inks.items()),
-                     (badge,) if badge is not None else ())
+    def _words(self, words: _Words, plan: Plan, app: Any) -> None:
+        """The corners' markers and the space numbers, where ``plan``
+        (:func:`.map_labels.plan_labels`) puts them: clear of the track, of each other and of
+        the map's edges."""
+        markers, numbers, inks = words.markers, words.numbers, words.inks
+        number_size = words.number_size
         self.corner_labels = {}
         for marker, place in zip(markers, plan.corners, strict=True):
             self.corner_labels[marker.number] = self._marker(marker, place, app)
