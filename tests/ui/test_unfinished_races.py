@@ -87,6 +87,40 @@ def test_new_race_asks_first_and_keeps_the_unfinished_one_one_tap_away(ui) -> No
     assert reachable_from_start(ui) == unfinished_in_log(app) == {first, second}
 
 
+def test_reading_a_finished_race_leaves_continue_on_the_race_played_last(ui) -> None:
+    """The table plays a race, opens a finished one from Races to read its results, goes
+    back to Start: Continue still opens the race it played last (not the one created last),
+    and after a restart too. Found by a table test: the finished race was remembered as the
+    race played, and Continue then fell back to the newest unfinished race."""
+    import random
+
+    from companion.racesim import next_action
+
+    app = ui.app
+    played = _race(ui, ("Ana", "Ben"))
+    done = _race(ui, ("Cleo", "Dan"))
+    newest = _race(ui, ("Eve", "Fay"))
+    session = app.log().open_race(done)
+    rng = random.Random(5)
+    while (action := next_action(session.state, rng)) is not None:
+        session.submit(action)
+    assert session.state.over
+    app.continue_race(played)
+    ui.player.step()
+    ui.player.press("menu")
+    assert app.continue_target() == played
+    ui.player.press("races")
+    ui.player.press(f"open {done}")
+    assert app.sm.current == "results" and app.session.race_id == done
+    app.show("start")
+    assert app.continue_target() == played
+    ui.player.press("continue")
+    assert app.session.race_id == played
+    ui.player.press("menu")
+    app = ui.restart()
+    assert app.continue_target() == played != newest
+
+
 def test_no_unfinished_race_becomes_unreachable(ui) -> None:
     app = ui.app
     a = _race(ui, ("Ana", "Ben"))

@@ -201,7 +201,8 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
         from ..controller import RaceController
 
         self.session = session
-        self.remember_race(session.race_id)
+        if not session.state.over:  # a race over, opened to read its results, is not the race
+            self.remember_race(session.race_id)  # the table plays: Continue stays on that one
         self.controller = RaceController(session, on_change=self._race_changed,
                                          on_fault=self.input_fault)
         self.seat_map = self.load_seats(session)
