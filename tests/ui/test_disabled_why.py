@@ -167,3 +167,116 @@ def test_hints_cover_no_button_with_six_drivers(ui, language: str) -> None:
     assert current_hint().text == app.controller.view().why("stress")
     _hint_clear_of_buttons(app)
     app.set_language("en")
+
+
+# --- every greyed control of the other screens --------------------------------------------------
+
+
+def _scrolled_to(widget) -> None:
+    """The scroll views around ``widget`` scrolled to bring it into sight."""
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            parent.scroll_to(widget, padding=10, animate=False)
+        parent = parent.parent
+
+
+def _greyed_say_why(ui, seen: dict[str, str]) -> None:
+    """Every visible greyed button of the screen on show has a reason; a tap on each shows
+    it (the hint's text), in the player's language; ``seen`` collects them by test name."""
+    app = ui.app
+    ui.pump(2)
+    screen = app.sm.current_screen
+    assert disabled_without_reason(screen) == [], screen.name
+    for widget in walk(screen):
+        if isinstance(widget, Btn) and widget.disabled and widget.opacity > 0:
+            _scrolled_to(widget)
+            ui.pump(2)
+            _tap(widget)
+            ui.pump(1)
+            hint = current_hint()
+            assert hint is not None and hint.text == widget.why_disabled, widget.test_name
+            seen[widget.test_name] = hint.text
+    ui.pump(1)
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_every_greyed_control_of_the_setup_screens_says_why(ui, language: str) -> None:
+    """Found by a table test: Add driver and Legends + with six cars, the last driver's X,
+    the steppers at their ends, Draw again with the grid set by hand, the first car's Up, the
+    Garage deck with the Garage off, a season's last race's X, a season that cannot be
+    played, Continue with no race unfinished and Next race of a season that is over were
+    greyed and said nothing when tapped. Each now says why, in the player's language."""
+    import random
+
+    from companion.racesim import next_action
+
+    app = ui.app
+    app.set_language(language)
+    seen: dict[str, str] = {}
+    app.show("start")
+    _greyed_say_why(ui, seen)  # no race yet: Continue
+    # New race: one driver (X), no Legend (-), no bonus (-); then six drivers (Add, +).
+    ui.player.press("new race")
+    screen = app.sm.current_screen
+    form = screen.form
+    form.remove_driver(1)
+    form.set_legends(0)
+    screen.refresh()
+    _greyed_say_why(ui, seen)
+    while form.add_driver() is not None:
+        pass
+    form.set_bonus(6)
+    screen.refresh()
+    _greyed_say_why(ui, seen)
+    ui.player.press("more options")
+    form.random_grid = False
+    screen.refresh()
+    _greyed_say_why(ui, seen)
+    # The modules, the Garage off.
+    ui.player.press("more options")
+    ui.player.press("back")
+    # A custom season of one race (its X), six drivers (Add), then the seasons list (1966).
+    app.show("seasons")
+    ui.player.press("custom season")
+    season = app.sm.current_screen
+    season.form.set_legends(0)
+    while season.form.add_driver() is not None:
+        pass
+    season.refresh()
+    _greyed_say_why(ui, seen)
+    ui.player.press("season races details")
+    _greyed_say_why(ui, seen)
+    ui.player.press("back")
+    for index in range(len(season.form.drivers)):
+        ui.player.find(f"name {index}").text = f"Driver{index}"
+    ui.player.press("create season")
+    assert app.sm.current == "standings"
+    ui.player.press("next race")
+    if app.sm.current == "nextrace":
+        ui.player.press("draft")
+    flow = getattr(app, "draft_flow", None)
+    if app.sm.current == "draft" and flow is not None:
+        for _ in flow.draft.order:
+            ui.player.press("card 0")
+        if flow.mode == "swap":
+            ui.player.press("skip swap")
+        ui.player.press("start race")
+    assert app.sm.current == "race"
+    rng = random.Random(7)
+    while (action := next_action(app.session.state, rng)) is not None:
+        app.session.submit(action)  # the season's one race, to its end
+    app.show("standings")
+    _greyed_say_why(ui, seen)
+    app.show("seasons")
+    _greyed_say_why(ui, seen)
+    expected = {"continue", "remove 0", "legends minus", "bonus minus", "add driver",
+                "legends plus", "bonus plus", "new seed", "race 0 remove", "next race",
+                "season 1966"}
+    assert expected <= set(seen), expected - set(seen)
+    up_first = [name for name in seen if name.startswith("up ")]
+    assert len(up_first) == 1
+    if language != "en":  # said in the player's language
+        assert not any(text.isascii() for text in seen.values()), seen

@@ -49,6 +49,8 @@ class HardwareCheckScreen(BaseScreen):
         self.ids.technical_button.text = (_("Hide technical details") if self.technical
                                           else _("Technical details"))
         self.ids.technical_button.disabled = not app.hardware_reason
+        self.ids.technical_button.why_disabled = _(
+            "No technical details: nothing went wrong looking for the table hardware.")
         self.ids.technical_text.text = app.hardware_reason if self.technical else ""
         self._hub(bridge, hardware)
         self.ids.buttons.text = bridge.buttons() if bridge is not None and bridge.buttons \

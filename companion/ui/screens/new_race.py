@@ -179,9 +179,13 @@ class NewRaceScreen(PagedScreen):
             else _("Legends: cards as printed"))
         self.ids.options_summary.text = options_summary(form)
         self.ids.legends_minus.disabled = form.legends <= 0
+        self.ids.legends_minus.why_disabled = form.why_no_fewer_legends()
         self.ids.legends_plus.disabled = form.legends >= MAX_LEGENDS or not form.free_colours()
+        self.ids.legends_plus.why_disabled = form.why_no_more_legends()
         self.ids.bonus_minus.disabled = form.bonus <= 0
+        self.ids.bonus_minus.why_disabled = form.why_no_lower_bonus()
         self.ids.bonus_plus.disabled = form.bonus >= MAX_BONUS
+        self.ids.bonus_plus.why_disabled = form.why_no_higher_bonus()
         self._drivers()
         if self.page == "options":
             self._options()
@@ -244,13 +248,15 @@ class NewRaceScreen(PagedScreen):
                 font_size=size, test_name=f"handicap {index}")
             handicap.bind(on_release=lambda _b, i=index: self._do(form.cycle_handicap, i))
             remove = Btn(text="X", size_hint_x=None, width=48, test_name=f"remove {index}",
-                         disabled=len(form.drivers) <= 1)
+                         disabled=len(form.drivers) <= 1,
+                         why_disabled=form.why_no_fewer_drivers())
             remove.bind(on_release=lambda _b, i=index: self._do(form.remove_driver, i))
             for widget in (holder, colour, name, seat, handicap, remove):
                 row.add_widget(widget)
             box.add_widget(row)
         self.ids.add_driver.disabled = not form.free_colours() or (
             len(form.drivers) + form.legends >= 6)
+        self.ids.add_driver.why_disabled = form.why_no_more_cars()
 
     def _options(self) -> None:
         form = self.form
@@ -262,6 +268,8 @@ class NewRaceScreen(PagedScreen):
         self.ids.grid.text = (_("Starting grid: drawn at random") if form.random_grid
                               else _("Starting grid: set by hand"))
         self.ids.new_seed.disabled = not form.random_grid
+        self.ids.new_seed.why_disabled = _(
+            "The grid is set by hand: there is no draw to make again.")
         order = [self._car_text(car) for car in form.grid_order()]
         self.ids.grid_words.text = _("Pole position: {first}. Then: {rest}.").format(
             first=order[0], rest=", ".join(order[1:]) or "-") if form.random_grid else ""
@@ -282,7 +290,8 @@ class NewRaceScreen(PagedScreen):
             label = ToneLabel(text=f"{position}.  {self._car_text(car)}")
             label.size_hint_y = 1
             up = Btn(text=_("Up"), size_hint_x=None, width=app.tap * 2,
-                     disabled=position == 1, test_name=f"up {car}")
+                     disabled=position == 1, test_name=f"up {car}",
+                     why_disabled=_("Already first on the grid."))
             up.bind(on_release=lambda _b, c=car: self._do(self.form.move_up, c))
             row.add_widget(label)
             row.add_widget(up)

@@ -148,7 +148,8 @@ class ModulesPanel:
                 "random": _("Garage: random 3")}[modules.garage]
         row.add_widget(self._btn(text, "garage", modules.cycle_garage))
         row.add_widget(self._btn(deck_label(modules.deck), "garage deck", modules.cycle_deck,
-                                 disabled=modules.garage == "off"))
+                                 disabled=modules.garage == "off",
+                                 why_disabled=_("The Garage is off: no upgrade deck is used.")))
         box.add_widget(row)
         if modules.garage == "draft":
             box.add_widget(_note(_("Start race opens the draft: three rounds, one card each."),

@@ -111,9 +111,13 @@ class NewSeasonScreen(PagedScreen):
         self.ids.bonus.meaning = (_("Legends +{n} on straights").format(n=form.bonus)
                                   if form.bonus else _("Legends: cards as printed"))
         self.ids.legends_minus.disabled = form.legends <= 0
+        self.ids.legends_minus.why_disabled = form.why_no_fewer_legends()
         self.ids.legends_plus.disabled = form.legends >= MAX_LEGENDS or not form.free_colours()
+        self.ids.legends_plus.why_disabled = form.why_no_more_legends()
         self.ids.bonus_minus.disabled = form.bonus <= 0
+        self.ids.bonus_minus.why_disabled = form.why_no_lower_bonus()
         self.ids.bonus_plus.disabled = form.bonus >= MAX_BONUS
+        self.ids.bonus_plus.why_disabled = form.why_no_higher_bonus()
         self._drivers()
         if self.page == "races":
             self._races()
@@ -181,7 +185,8 @@ class NewSeasonScreen(PagedScreen):
                 f"race {index} sponsors", form.cycle_sponsors, index, font_size=app.fs_small))
             row.add_widget(self._btn("X", f"race {index} remove", form.remove_race, index,
                                      size_hint_x=None, width=48,
-                                     disabled=len(form.races) <= 1))
+                                     disabled=len(form.races) <= 1,
+                                     why_disabled=_("A season needs at least one race.")))
             box.add_widget(row)
             track = tracks.load_track(race.track)
             letters = GridLayout(cols=4, size_hint_y=None, spacing=app.fs * 0.3)
@@ -222,7 +227,9 @@ class NewSeasonScreen(PagedScreen):
             row.add_widget(name)
             row.add_widget(self._btn("X", f"remove {index}", form.remove_driver, index,
                                      size_hint_x=None, width=48,
-                                     disabled=len(form.drivers) <= 1))
+                                     disabled=len(form.drivers) <= 1,
+                                     why_disabled=form.why_no_fewer_drivers()))
             box.add_widget(row)
         self.ids.add_driver.disabled = not form.free_colours() or (
             len(form.drivers) + form.legends >= len(CAR_COLOURS))
+        self.ids.add_driver.why_disabled = form.why_no_more_cars()

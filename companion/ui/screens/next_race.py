@@ -43,6 +43,7 @@ class NextRaceScreen(BaseScreen):
         if plan is None:
             self.ids.title.text = _("No race to start.")
             self.ids.draft.disabled = True
+            self.ids.draft.why_disabled = _("No race to start.")
             return
         self.ids.draft.disabled = False
         names = plan.names()

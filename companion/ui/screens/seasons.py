@@ -66,6 +66,9 @@ class SeasonsScreen(BaseScreen):
             button = self._row(box, text, _("New season"), f"season {year}",
                                lambda y=year: self.new(y))
             button.disabled = not playable
+            button.why_disabled = _(
+                "This season cannot be played: one of its races is on a track the app does "
+                "not have.")
 
     def _row(self, box: Any, text: str, label: str, name: str, action: Any) -> Btn:
         app = App.get_running_app()

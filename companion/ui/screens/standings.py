@@ -61,6 +61,7 @@ class StandingsScreen(BaseScreen):
         running = stored.running is not None
         self.ids.next.text = _("Continue race") if running else _("Next race")
         self.ids.next.disabled = season.over
+        self.ids.next.why_disabled = _("The season is over: every race of it is run.")
         self.ids.note.text = (
             _("Each race: points, then the place in brackets.") + "\n"
             + _("Ties: the better place in the last race ranks first (BGA rule; the printed "

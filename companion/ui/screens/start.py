@@ -74,6 +74,7 @@ class StartScreen(PagedScreen):
         unfinished = app.unfinished_races()
         target = unfinished[0] if unfinished else None
         button.disabled = target is None
+        button.why_disabled = _("No race is unfinished: New race starts one.")
         button.opacity = 1 if target is not None else 0.35
         info.text = race_line(target) if target is not None else _("No unfinished race.")
         others.text = (_("Other unfinished races: {n}").format(n=len(unfinished) - 1)

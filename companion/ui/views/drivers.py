@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.i18n import _
+
 from .names import CAR_COLOURS, colour_name
 
 MAX_LEGENDS = 5
@@ -87,3 +89,32 @@ class DriverList:
 
     def set_bonus(self, bonus: int) -> None:
         self.bonus = max(0, min(bonus, MAX_BONUS))
+
+    # --- why a control is greyed out (a tap on it says so) -------------------------------
+
+    def why_no_more_cars(self) -> str:
+        """Add driver (and Legends +) greyed: the cars are full."""
+        return _("Six cars at most, drivers and Legends together: take one away first.")
+
+    def why_no_more_legends(self) -> str:
+        """Legends + greyed."""
+        if self.legends >= MAX_LEGENDS:
+            return _("{n} Legends at most.").format(n=MAX_LEGENDS)
+        return self.why_no_more_cars()
+
+    @staticmethod
+    def why_no_fewer_legends() -> str:
+        return _("No Legend to take away: this race has none.")
+
+    @staticmethod
+    def why_no_lower_bonus() -> str:
+        return _("The Legends already move as their cards say: no bonus to take away.")
+
+    @staticmethod
+    def why_no_higher_bonus() -> str:
+        return _("Legends +{n} on straights is the highest difficulty.").format(n=MAX_BONUS)
+
+    @staticmethod
+    def why_no_fewer_drivers() -> str:
+        """The last driver's X greyed."""
+        return _("A race needs at least one driver.")
