@@ -154,3 +154,38 @@ def test_custom_season_is_checked_like_a_season_file(ui) -> None:
     stored = app.season_store().season(app.season_id)
     assert stored.season.definition.name == "Autumn cup"
     assert [r.track for r in stored.season.definition.races][1] == "italy"
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_standings_cells_are_never_cut(ui, language: str) -> None:
+    """The standings table at 800x480 beside its chart, six cars of 12-letter names and
+    four races: a race's points with a bonus ("11 (1)": 9 for the win, 2 for a Drivers'
+    strike) and every other figure are whole, not "1...1)" (a table test found the race
+    columns sharing a fixed third of the table: 41 px for 45 px of text); the names keep
+    room for twelve letters."""
+    from types import SimpleNamespace
+
+    from companion.ui.widgets.basic import Cell
+    from companion.ui.widgets.lookup import walk
+
+    app = ui.app
+    _new_1961_season(ui)
+    app.set_language(language)
+    screen = app.sm.current_screen
+    names = ("Maximilianus", "Bartholomew", "Konstantinos", "Wilhelmina", "Evangelina",
+             "Christopher")
+    lines = [SimpleNamespace(
+        rank=rank, car=SimpleNamespace(legend=False, id=f"car{rank}", name=name),
+        races=[SimpleNamespace(total=11 if rank == 1 else 10 - rank, place=rank)] * 4,
+        points=44 if rank == 1 else 40 - 4 * rank)
+        for rank, name in enumerate(names, start=1)]
+    season = SimpleNamespace(definition=SimpleNamespace(races=[None] * 4),
+                             standings=lambda: lines)
+    screen._table(season)
+    ui.pump(3)
+    cells = [w for w in walk(screen.ids.table) if isinstance(w, Cell)]
+    assert "11 (1)" in {c.text for c in cells}
+    for cell in cells:
+        cell.texture_update()
+        assert not cell.is_shortened, (cell.text, cell.width)

@@ -18,6 +18,7 @@ from ..views.names import car_name
 from ..widgets.basic import Cell, Row, ToneLabel  # noqa: F401 - ToneLabel: standings.kv
 from ..widgets.points_chart import PointsChartView  # noqa: F401 - used by standings.kv
 from ..widgets.saved_line import SavedLine  # noqa: F401 - used by standings.kv
+from ..widgets.text_fit import FIT
 from .base import BaseScreen
 
 
@@ -80,7 +81,6 @@ class StandingsScreen(BaseScreen):
         box.clear_widgets()
         races = len(season.definition.races)
         size = app.fs_small
-        hints = [0.12, 0.40] + [0.34 / races] * races + [0.14]
         header = [_("Rank"), _("Car")] + [str(n) for n in range(1, races + 1)] + [_("Total")]
         rows = [(header, "standings header", "muted")]
         for line in season.standings():
@@ -94,12 +94,28 @@ class StandingsScreen(BaseScreen):
                     cells.append("")
             cells.append(str(line.points))
             rows.append((cells, f"standing {line.car.id}", "fg"))
+        # Every column but the car's as wide as its widest text ("11 (1)": a race's points
+        # with a bonus, two digits, is never cut); the car's name takes the rest.
+        pad = size * 0.6
+        widths = [max(FIT.width(cells[column], size) for cells, _n, _t in rows) + pad
+                  for column in range(len(header))]
+        # The table takes from the chart what its figures and names need (four races and
+        # twelve-letter names: 0.55 of the row at 800x480), from 0.45 to 0.6 of the row.
+        from kivy.core.window import Window
+
+        room = Window.width - app.fs * (0.8 + 0.4)  # the screen's padding, the gap
+        need = sum(widths) if room > 0 else 0.0
+        share = min(0.6, max(0.45, need / room if room > 0 else 0.45))
+        self.ids.table.parent.size_hint_x = share
+        self.ids.chart.size_hint_x = 1 - share
         for cells, name, tone in rows:
             row = Row(size_hint_y=None, height=size * 1.8)
             row.test_name = name
-            for index, (hint, text) in enumerate(zip(hints, cells, strict=True)):
-                row.add_widget(Cell(text=text, size_hint_x=hint, tone=tone,
-                                    halign="left" if index == 1 else "center"))
+            for index, text in enumerate(cells):
+                cell = Cell(text=text, tone=tone, halign="left" if index == 1 else "center")
+                if index != 1:
+                    cell.size_hint_x, cell.width = None, widths[index]
+                row.add_widget(cell)
             box.add_widget(row)
         box.add_widget(BoxLayout())
 
