@@ -150,3 +150,53 @@ def test_standings_explain_the_race_columns_and_keep_names_off_the_gridlines(ui)
     ui.player.press("saved where")
     assert find(screen, "saved path").text == f"Folder: {app.data_path / 'seasons'}"
     _check_charts(ui, screen)
+
+
+def test_the_saved_line_speaks_only_of_its_own_season(ui) -> None:
+    """Standings exported for one season: another season's standings (a new one, never
+    exported) say nothing was saved until they are. Found by a table test: the line and its
+    Where? stayed on every other season's standings."""
+    app = ui.app
+    ui.player.press("championship")
+    ui.player.press("season 1961")
+    ui.player.press("create season")
+    first = app.season_id
+    screen = app.sm.current_screen
+    ui.player.press("export standings")
+    ui.player.press("saved where")
+    assert find(screen, "saved").text.startswith("Standings saved")
+    assert screen.ids.saved_line.shown
+    ui.player.press("back")
+    ui.player.press("season 1962")
+    ui.player.press("create season")
+    assert app.sm.current == "standings" and app.season_id != first
+    assert screen.ids.saved_line.height == 0
+    assert screen.ids.saved_line.children == []
+    ui.player.press("export standings")  # this season's: said
+    assert find(screen, "saved").text.startswith("Standings saved")
+
+
+def test_another_race_s_results_keep_their_folder_hidden(ui) -> None:
+    """The folder shown on one race's results ("Where?"): another race's results open with
+    it hidden (it took the room of the finishing order's last row), the same race's keep it
+    through a language switch. Found by a table test."""
+    app = ui.app
+    track = tracks.load_track("usa")
+    races = []
+    for seed in (5, 6):
+        form = RaceForm(seed=seed)
+        form.first_race()
+        races.append(play_out(app.log().new_race(form.setup(track)), seed=seed))
+    app.open_session(races[0])
+    screen = app.sm.current_screen
+    screen.export_chart()
+    ui.pump(3)
+    ui.player.press("saved where")
+    assert screen.ids.saved_line.shown
+    app.set_language("ko")
+    app.set_language("en")
+    assert screen.ids.saved_line.shown  # the same race's, still shown
+    app.open_session(races[1])
+    ui.pump(3)
+    assert app.sm.current_screen is screen
+    assert not screen.ids.saved_line.shown

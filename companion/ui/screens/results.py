@@ -62,6 +62,8 @@ class ResultsScreen(BaseScreen):
         filled in by :meth:`refresh`."""
         self._pending: Any = None
         """The lap chart and saving still to do (the frame after a race's last tap)."""
+        self._shown_race: str | None = None
+        """The race whose results are on show."""
 
     def prepare(self) -> None:
         """Ready for the race on show: laid out at the screen manager's size as it will be
@@ -116,6 +118,9 @@ class ResultsScreen(BaseScreen):
             self.ids.saved_line.clear()
             return
         self.prepare()
+        if self._shown_race != session.race_id:  # another race's results: its folder hidden
+            self._shown_race = session.race_id  # until asked for (as the first race's was)
+            self.ids.saved_line.shown = False
         self._standings_button(app.season_id is not None and app.has_seasons() and (
             app.season_of(session.race_id) is not None))
         state = session.state

@@ -42,6 +42,8 @@ def points_series(season: Any) -> dict[str, list[int]]:
 class StandingsScreen(BaseScreen):
     stored: Any = None
     saved_png: Path | None = None
+    saved_for: str | None = None
+    """The season whose standings the saved line speaks of (another season's shows none)."""
 
     def refresh(self) -> None:
         app = App.get_running_app()
@@ -67,6 +69,9 @@ class StandingsScreen(BaseScreen):
             _("Each race: points, then the place in brackets.") + "\n"
             + _("Ties: the better place in the last race ranks first (BGA rule; the printed "
                 "rule is not known)."))
+        if self.saved_for != stored.id:
+            self.saved_for = None
+            self.ids.saved_line.clear()  # what was saved was another season's standings
         self.ids.saved_line.render()
         self.saved_png = standings_paths(app.data_path, stored.id)["png"]
         if app.storage_read_only:  # nothing is written on read-only storage
@@ -141,6 +146,7 @@ class StandingsScreen(BaseScreen):
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(paths[kind])
         self.export_chart()
+        self.saved_for = stored.id
         self.ids.saved_line.say(
             lambda: _("Standings saved (CSV and JSON) with the points chart (PNG)."),
             lambda: _("Folder: {path}").format(path=paths["csv"].parent))
