@@ -24,6 +24,7 @@ from ..views.race_form import RaceForm, legends_words, options_summary
 from ..widgets.basic import Btn, Swatch, ToneLabel
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
+from ..widgets.text_fit import FIT
 from .base import PagedScreen
 
 PAGES = ("setup", "options", "notes")
@@ -177,7 +178,7 @@ class NewRaceScreen(PagedScreen):
             _("Difficulty: +{bonus}").format(bonus=form.bonus),
             _("Legends +{n} on straights").format(n=form.bonus) if form.bonus
             else _("Legends: cards as printed"))
-        self.ids.options_summary.text = options_summary(form)
+        self.ids.options_summary.text = self._summary(form)
         self.ids.legends_minus.disabled = form.legends <= 0
         self.ids.legends_minus.why_disabled = form.why_no_fewer_legends()
         self.ids.legends_plus.disabled = form.legends >= MAX_LEGENDS or not form.free_colours()
@@ -190,6 +191,20 @@ class NewRaceScreen(PagedScreen):
         if self.page == "options":
             self._options()
         self.ids.problem.text = form.problem(track)
+
+    def _summary(self, form: RaceForm) -> str:
+        """The options in one sentence of at most two lines in the column (more pushed the
+        track's name off the top at 800x480): the modules named while they fit, else
+        counted (More options names them)."""
+        app = App.get_running_app()
+        label = self.ids.options_summary
+        from kivy.core.window import Window
+
+        width = label.width if label.width > 1 else Window.width * 0.4 - app.fs
+        text = options_summary(form)
+        if FIT.lines(text, label.font_size, width) > 2:
+            text = options_summary(form, short=True)
+        return text
 
     def _laps(self) -> int:
         form, track = self.form, self.info.track

@@ -153,8 +153,9 @@ def legends_words(count: int) -> str:
     return fill(_("The app drives {n} car(s)"), n=count)
 
 
-def options_summary(form: RaceForm) -> str:
-    """What "More options" holds, as set now, in one short sentence."""
+def options_summary(form: RaceForm, short: bool = False) -> str:
+    """What "More options" holds, as set now, in one short sentence (``short``: the modules
+    in use counted, not named: New race's column has room for two lines)."""
     from .words import event_title
 
     modules = form.modules
@@ -173,6 +174,9 @@ def options_summary(form: RaceForm) -> str:
         used.append(_("Press Corners"))
     if modules.garage != "off":
         used.append(_("Garage"))
-    parts.append(_("Modules: {list}").format(list=", ".join(used)) if used
-                 else _("Modules: none"))
+    if used and short:
+        parts.append(fill(_("Modules: {n} in use"), n=len(used)))
+    else:
+        parts.append(_("Modules: {list}").format(list=", ".join(used)) if used
+                     else _("Modules: none"))
     return " · ".join(parts)
