@@ -265,3 +265,32 @@ def test_championship_round_draft_and_the_first_pickers_swap() -> None:
     assert flow.mode == "done" and "body-3" in flow.draft.market
     flow.start()
     assert done == [{"blue": (left, first), "red": ("rpm-1", second)}]
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_every_upgrade_card_s_text_fits_its_button_in_the_draft(ui, press,
+                                                                language: str) -> None:
+    """Every Upgrade design in the draft's market at 800x480: each card's name and symbols
+    fit inside its button (the button grows with its text). Found by a table test: in
+    English "Air Intake 0" was cut at the top and "Fuel 0" lost its last line."""
+    from dataclasses import replace
+
+    from companion.engine.garage import DESIGNS
+
+    app = ui.app
+    ui.player.set_up_race()
+    press("more options")
+    press("garage")
+    press("start race")
+    assert app.sm.current == "draft"
+    app.set_language(language)
+    flow = app.draft_flow
+    flow.draft = replace(flow.draft, market=tuple(DESIGNS))
+    screen = app.sm.current_screen
+    screen.refresh()
+    ui.pump(3)
+    cards = find_all(screen, "card ")
+    assert len(cards) == len(DESIGNS)
+    for card in cards:
+        assert card.texture_size[1] <= card.height, (card.text, card.height)
+        assert card.height >= app.tap

@@ -64,6 +64,7 @@ class DraftScreen(BaseScreen):
         for card in view.market:
             button = Btn(text=card.text, test_name=f"card {card.index}", size_hint_y=None,
                          height=app.tap * 1.3, font_size=app.fs_small, gate=self.gate)
+            _fits_its_text(button)
             button.bind(on_release=lambda _b, i=card.index: self.tap(i))
             grid.add_widget(button)
         box.add_widget(grid)
@@ -75,6 +76,7 @@ class DraftScreen(BaseScreen):
                 button = Btn(text=card.text, test_name=f"own {card.index}", size_hint_y=None,
                              height=app.tap * 1.3, font_size=app.fs_small, gate=self.gate,
                              role="selected" if view.selected == card.index else "normal")
+                _fits_its_text(button)
                 button.bind(on_release=lambda _b, i=card.index: self.tap_own(i))
                 own.add_widget(button)
             box.add_widget(own)
@@ -91,3 +93,16 @@ class DraftScreen(BaseScreen):
         self.ids.start.why_disabled = view.start_why
         self.ids.skip.gate = self.gate
         self.ids.start.gate = self.gate
+
+
+def _fits_its_text(button: Btn) -> None:
+    """A card's button as tall as its text needs (a name and three or four symbols in words
+    wrap to four lines in English at 800x480: "Air Intake 0" was cut at the top), never
+    shorter than it was made."""
+    least = button.height
+    pad = button.font_size * 0.6
+
+    def fit(_button: Btn, size: list[float]) -> None:
+        button.height = max(least, size[1] + pad)
+
+    button.bind(texture_size=fit)
