@@ -181,3 +181,57 @@ def test_the_heat_figures_say_what_they_are(ui) -> None:
         first = app.controller.view().order[0]
         assert find(screen, f"heat {first.car}").text == f"{first.engine}/{first.heat}"
     app.set_language("en")
+
+
+@pytest.mark.parametrize("names", [SIX, LONG_CJK], ids=["six", "twelve-letters"])
+def test_six_drivers_who_may_declare_a_clogged_hand_fit(ui, names, monkeypatch) -> None:
+    """Late in a race every driver may declare a clogged hand: each gear cell then has a
+    Clogged button beside the name. All six cells still fit at 800x480 without scrolling
+    (every gear and Clogged a whole touch target), and every name is whole: a Latin name on
+    one line.
+    Found by a table test: the names were split inside the word ("Maximi/lianus") and, with
+    three rows of Clogged, the last row of gears hid under a scroll bar."""
+    from dataclasses import replace
+
+    from companion.ui.widgets import text_cache
+
+    app = ui.app
+    start(app, names, 0)
+    controller = app.controller
+    for _ in range(200):  # to the next round's gears: the rulings of the round before shown
+        ui.player.step()
+        if controller.view().mode == "gears" and controller.view().rulings:
+            break
+    plain = controller.view
+
+    def clogging():
+        view = plain()
+        return replace(view, gear_rows=tuple(replace(r, can_clog=True)
+                                             for r in view.gear_rows))
+
+    monkeypatch.setattr(controller, "view", clogging)
+    screen = app.sm.current_screen
+    for language in ("en", "zh_TW", "ko"):
+        app.set_language(language)
+        screen = app.sm.current_screen
+        screen.refresh()
+        ui.pump(3)
+        _check_gears(app, names)
+        for row in controller.view().gear_rows:
+            clog = find(screen, f"clogged {row.car}")
+            left, bottom, right, top = _window_box(clog)
+            assert left >= 0 and bottom >= 0 and right <= 800 and top <= 480
+            assert clog.width >= 48 - 0.5 and clog.height >= 48 - 0.5
+            assert clog.texture_size[0] <= clog.width + 1, (language, clog.text)
+            name = find(screen, f"driver {row.car}")
+            name.texture_update()
+            lines = len(text_cache.renderer(name)._cached_lines)
+            # a Latin name on one line (never split inside the word); twelve Chinese or
+            # Korean letters may take the line's two
+            assert lines == 1 or (lines == 2 and not name.text.isascii()), (
+                language, name.text, name.font_size, name.width)
+        # the ruling box gave the panel room, its first sentence still whole
+        messages = screen.ids.messages
+        assert messages.shown and messages.shown[0] == controller.view().rulings[0].text
+        assert messages.texture_size[1] <= messages.height + 1
+    app.set_language("en")

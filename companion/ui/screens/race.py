@@ -14,6 +14,7 @@ says what the columns mean; a tap on the map opens it over the whole window
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.properties import NumericProperty
 
 from companion.i18n import _
 from companion.i18n.counts import fill
@@ -38,7 +39,10 @@ KEYPAD_MODES = tuple(sorted(KEYPAD_FAMILY))
 class RaceScreen(BaseScreen):
     RULING_LINES = 5.6
     """The ruling box is at least this many body-size lines tall: the longest sentence the
-    engine produces fits whole, in every language (``tests/ui/test_rulings_fit.py``)."""
+    engine produces fits whole, in every language (``tests/ui/test_rulings_fit.py``) ..."""
+    ruling_lines = NumericProperty(RULING_LINES)
+    """... unless the panel would not fit beside that: six gear cells each with Clogged
+    (:meth:`_room_for_the_panel`)."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -87,6 +91,7 @@ class RaceScreen(BaseScreen):
         panel.actions = controller
         panel.on_results = lambda: app.show("results")
         panel.show(view)
+        self.ruling_lines = self._room_for_the_panel(view)
         ids.messages.show(view.error, view.rulings)
         if self.map_zoom is not None:
             self.map_zoom.follow(view.position_id, view.error)
@@ -95,6 +100,28 @@ class RaceScreen(BaseScreen):
             from kivy.clock import Clock
 
             Clock.schedule_once(lambda _dt: self._prepare_results(), 0)
+
+    def _room_for_the_panel(self, view: RaceView) -> float:
+        """The ruling box's least height, in body-size lines: :data:`RULING_LINES`, unless
+        the panel then needs scrolling (late in a race, six drivers who may each declare a
+        clogged hand: every gear cell has its Clogged button, 18 px more than the column
+        holds at 800x480). The box then gives the panel what it needs, keeping room for
+        the refusal or first sentence whole at the small size and the "+N more" line (a tap
+        shows every sentence: :class:`~companion.ui.widgets.ruling_box.RulingBox`)."""
+        from ..widgets.text_fit import FIT
+
+        app = App.get_running_app()
+        ids = self.ids
+        column = ids.panel_box.parent
+        room = column.height - ids.prompt.height - ids.entry.height
+        full = self.RULING_LINES
+        if column.height <= 1 or ids.panel.height <= room - app.fs * (full + 0.75):
+            return full
+        first = view.error or (view.rulings[0].text if view.rulings else "")
+        lines = FIT.lines(first, app.fs_small, ids.messages.width) if first else 0
+        lines += 1 if len(view.rulings) > 1 or (view.error and view.rulings) else 0
+        needed = lines * FIT.line_height(app.fs_small) / app.fs
+        return float(min(full, max(needed, (room - ids.panel.height) / app.fs - 0.75)))
 
     def _prepare_results(self) -> None:
         """Build the Results screen ahead, in the frame after this race first shows (no one

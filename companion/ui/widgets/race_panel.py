@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kivy.app import App
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
@@ -85,6 +86,9 @@ class GearCell:
     nothing in it is laid out again)."""
     top: Any
     """The line of the name, "ready" and Clogged."""
+    ready: Any = None
+    """The "ready" word (no room for it beside Clogged: the name's colour and the gear
+    lit say it there)."""
     clogged: Btn | None = None
     """Clogged, while the car may declare it."""
 
@@ -383,7 +387,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         self._in_use = built  # a cell's buttons stay in the cell
         box.add_widget(buttons)
         box.keep_texts_whole()
-        return GearCell(box, top)
+        return GearCell(box, top, ready)
 
     def _clogged_button(self, cell: GearCell, row: GearRow) -> bool:
         """Clogged in the cell when the car may declare it (or has): a full-size target, so
@@ -396,16 +400,24 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         line = height if wanted else app.fs * 1.35
         cell.top.height = line
         cell.box.height = line + height
+        if cell.ready is not None:  # the name's room beside Clogged: "ready" gives its own
+            cell.ready.width = 0 if wanted else math.ceil(FIT.width(_("ready"),
+                                                                   app.fs_small)) + 2
+            cell.ready.opacity = 0 if wanted else 1
         if cell.clogged is not None:
             take_down(cell.clogged)
             self._pool.setdefault(cell.clogged.test_name, []).append(cell.clogged)
             cell.clogged = None
         else:
             built, self._in_use = self._in_use, []
-            try:
-                cell.clogged = self._button(_("Clogged"), f"clogged {row.car}",
+            try:  # as wide as its word needs: the rest of the line is the driver's name
+                word = _("Clogged")
+                cell.clogged = self._button(word, f"clogged {row.car}",
                                             lambda c=row.car: self.actions.clogged(c),
-                                            width=app.fs * 6, font_size=app.fs_small)
+                                            width=max(MIN_TAP, math.ceil(
+                                                FIT.width(word, app.fs_small) + dp(8)
+                                                + app.fs * 0.8)),
+                                            font_size=app.fs_small)
             finally:
                 self._in_use = built  # the cell's button, not the prompt's
             cell.top.add_widget(cell.clogged)
