@@ -104,6 +104,10 @@ class StandingsScreen(BaseScreen):
         pad = size * 0.6
         widths = [max(FIT.width(cells[column], size) for cells, _n, _t in rows) + pad
                   for column in range(len(header))]
+        # the races' columns alike, as wide as two-digit points need from the first race on
+        # (a column does not widen as the season goes)
+        race_width = max([FIT.width("00 (0)", size) + pad, *widths[2:2 + races]])
+        widths[2:2 + races] = [race_width] * races
         # The table takes from the chart what its figures and names need (four races and
         # twelve-letter names: 0.55 of the row at 800x480), from 0.45 to 0.6 of the row.
         from kivy.core.window import Window
