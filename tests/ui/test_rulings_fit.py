@@ -135,3 +135,38 @@ def test_five_legends_every_car_to_place_is_in_its_row(ui) -> None:
         assert overlay is not None and overlay.parent is not None
         assert all(i18n._(t) in overlay.text or t in overlay.text for t in every)
         overlay.close()
+
+
+def test_a_box_too_small_for_every_sentence_shows_how_the_input_ended(ui) -> None:
+    """Four sentences of a Slipstream that ended in a spin-out, in a box with room for four
+    small lines: the box shows the last sentences that fit whole (the spin-out, where the
+    car really is, as the race order says) and "+N more: tap here", not the first ones (the
+    space the Slipstream reached, which the spin-out undid). Found by a table test: the box
+    said "to space 59", the race order "57"."""
+    from types import SimpleNamespace
+
+    from kivy.core.window import Window
+
+    from companion.ui.widgets.ruling_box import RulingBox
+
+    app = ui.app
+    sentences = [
+        "Wilhelmina slipstreams behind Maximilianus: 2 more spaces, Speed unchanged.",
+        "Space 60 is full, so Wilhelmina goes to space 59, outside.",
+        "Wilhelmina spins out in corner 2: back to space 57, 2 Stress cards, gear 1.",
+        "Konstantinos finished in place 1.",
+    ]
+    rulings = [SimpleNamespace(text=t, placement=False) for t in sentences]
+    box = RulingBox(size_hint=(None, None), width=420,
+                    height=4.3 * FIT.line_height(app.fs_small), font_size=app.fs)
+    Window.add_widget(box)
+    try:
+        box.show("", rulings)
+        ui.pump(3)
+        assert box.left_out >= 1
+        assert box.shown == sentences[-len(box.shown):]  # the last ones, in order
+        assert sentences[2] in box.shown
+        assert box.more.text == f"+{box.left_out} more: tap here"
+        assert box.texture_size[1] <= box.height + 1
+    finally:
+        Window.remove_widget(box)

@@ -106,8 +106,8 @@ class RaceScreen(BaseScreen):
         the panel then needs scrolling (late in a race, six drivers who may each declare a
         clogged hand: every gear cell has its Clogged button, 18 px more than the column
         holds at 800x480). The box then gives the panel what it needs, keeping room for
-        the refusal or first sentence whole at the small size and the "+N more" line (a tap
-        shows every sentence: :class:`~companion.ui.widgets.ruling_box.RulingBox`)."""
+        its longest sentence whole at the small size and the "+N more" line (a tap shows
+        every sentence: :class:`~companion.ui.widgets.ruling_box.RulingBox`)."""
         from ..widgets.text_fit import FIT
 
         app = App.get_running_app()
@@ -117,9 +117,9 @@ class RaceScreen(BaseScreen):
         full = self.RULING_LINES
         if column.height <= 1 or ids.panel.height <= room - app.fs * (full + 0.75):
             return full
-        first = view.error or (view.rulings[0].text if view.rulings else "")
-        lines = FIT.lines(first, app.fs_small, ids.messages.width) if first else 0
-        lines += 1 if len(view.rulings) > 1 or (view.error and view.rulings) else 0
+        texts = [t for t in (view.error, *(r.text for r in view.rulings)) if t]
+        lines = max((FIT.lines(t, app.fs_small, ids.messages.width) for t in texts), default=0)
+        lines += 1 if len(texts) > 1 else 0  # "+N more"
         needed = lines * FIT.line_height(app.fs_small) / app.fs
         return float(min(full, max(needed, (room - ids.panel.height) / app.fs - 0.75)))
 

@@ -3,10 +3,11 @@
 It shows the rejection reason (if the last input was refused) and the sentences of the last
 input, in order. When they do not all fit at body size, the box first lets the font go down to
 the small size, then leaves out the sentences that only say where a car goes (the race order's
-Space column lights those cars), then shows the first sentences that fit whole and "+N more: tap
+Space column lights those cars), then shows the last sentences that fit whole (how the input
+ended: a spin-out after a Slipstream, not the space the Slipstream reached) and "+N more: tap
 here"; a tap on the box shows every sentence over the screen (:class:`RulingsOverlay`). The box
 is as tall as the longest sentence the engine produces needs at body size, in every language
-(``tests/ui/test_rulings_fit.py``), so the first sentence is always whole.
+(``tests/ui/test_rulings_fit.py``), so any one sentence fits whole.
 
 Wrapping is worked out with the font's own word widths (:mod:`.text_fit`, cached), so a tap
 renders the box's text once (``tests/ui/test_rulings_fit.py`` checks that Kivy's own wrapping
@@ -192,15 +193,15 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
                 break
         left = 0
         note: list[str] = []
-        if choice is None:  # the first sentences that fit whole, then "+N more"
-            size = app.fs_small
-            texts = []
-            for text in without_places:
+        if choice is None:  # the last sentences that fit whole, then "+N more"
+            size = app.fs_small  # (the last say how the input ended: a spin-out, the
+            texts = []  # finish; the first ones, how it began, may contradict the table)
+            for text in reversed(without_places):
                 more = len(sentences) - len(texts) - 1
                 note = [_("+{n} more: tap here").format(n=more)] if more else []
-                if not self._fits(error + texts + [text] + note, size, width, height):
+                if not self._fits(error + [text] + texts + note, size, width, height):
                     break
-                texts.append(text)
+                texts.insert(0, text)
             left = len(sentences) - len(texts)
             note = [_("+{n} more: tap here").format(n=left)] if left else []
             choice = (texts, size)
