@@ -484,6 +484,8 @@ class RaceController:
         self._lines = [Line(inputs.undone(action, before), getattr(action, "car", None))
                        for action in taken]
         self._lines += [Line(inputs.back_to(state, car), car) for car in moved]
+        self._lines += [Line(inputs.cards_now(state, car, undone=True), car)
+                        for car in inputs.cards_changed(before, state)]
         self._moved = frozenset(moved)
         self._changed()
         return True
@@ -507,6 +509,8 @@ class RaceController:
         self._lines = [Line(inputs.redone(action, state), getattr(action, "car", None))
                        for action in brought]
         self._lines += [Line(inputs.placed_at(state, car), car, True) for car in moved]
+        self._lines += [Line(inputs.cards_now(state, car, undone=False), car)
+                        for car in inputs.cards_changed(before, state)]
         self._moved = frozenset(moved)
         self._changed()
         return True

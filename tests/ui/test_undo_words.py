@@ -75,3 +75,45 @@ def test_continue_shows_the_last_ruling_again(ui) -> None:
     assert app.controller.moved == moved
     for car in moved:
         assert find(app.sm.current_screen, f"space {car}").lit
+
+
+def test_undo_and_redo_say_what_each_driver_s_cards_are_again(ui) -> None:
+    """An undone input that changed a driver's gear, Heat or Stress cards says what they are
+    again ("back in gear 1; 6 Heat in the engine of 7; 0 Stress card(s) taken."): the table
+    moves those cards back by hand (a spin-out's Stress cards, the Heat paid); a redo says
+    them too ("now in gear ..."). Checked against the race order's columns over a whole
+    race. Found by a table test: after undoing a spin-out nothing said to give back its
+    Stress cards."""
+    from companion.ui.demo.table_shots import start
+    from companion.ui.views import inputs
+
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomew"), 1)
+    ui.pump(2)
+    said = 0
+    for _ in range(400):
+        before = app.controller.state
+        if ui.player.step() is None:
+            break
+        after = app.controller.state
+        changed = inputs.cards_changed(before, after)
+        if not changed or after.over:
+            continue
+        ui.player.press("undo")
+        undone = app.controller.state
+        lines = find(app.sm.current_screen, "messages")._all
+        for car in inputs.cards_changed(after, undone):
+            row = next(r for r in app.controller.view().order if r.car == car)
+            line = (f"{row.name}: back in gear {row.gear}; {row.engine} Heat in the engine of "
+                    f"{row.heat}; {row.stress_taken} Stress card")
+            assert any(text.startswith(line) for text in lines), (line, lines)
+            said += 1
+        ui.player.press("redo")
+        assert app.controller.state == after
+        lines = find(app.sm.current_screen, "messages")._all
+        for car in inputs.cards_changed(undone, after):
+            row = next(r for r in app.controller.view().order if r.car == car)
+            assert any(text.startswith(f"{row.name}: now in gear {row.gear}; ")
+                       for text in lines), lines
+    assert said >= 10
+    assert app.controller.state.over

@@ -27,6 +27,7 @@ from companion.engine import (
     Upgrade,
 )
 from companion.i18n import Text, _
+from companion.i18n.counts import fill
 
 from .names import car_label
 from .words import design_name, param_text
@@ -116,6 +117,38 @@ def moved_cars(before: RaceState, after: RaceState) -> list[str]:
                                                            car.on_track):
             changed.append(car.id)
     return changed
+
+
+def cards_changed(before: RaceState, after: RaceState) -> list[str]:
+    """Drivers in ``after`` whose gear, Heat (in the engine or in all) or Stress cards taken
+    differ between the two states: cards the table moves by hand when an input is undone or
+    redone (a spin-out's Stress cards, the Heat paid), in the order of ``after``'s cars."""
+    changed = []
+    for car in after.cars:
+        if car.legend or car.id not in before.index:
+            continue
+        old = before.car(car.id)
+        if (old.gear, old.engine, old.heat, old.stress_taken) != (
+                car.gear, car.engine, car.heat, car.stress_taken):
+            changed.append(car.id)
+    return changed
+
+
+def cards_now(state: RaceState, car_id: str, undone: bool) -> Text:
+    """"Ana: back in gear 4; 5 Heat in the engine of 7; 0 Stress cards taken." (after an
+    undo; "now in gear" after a redo): what the driver's dial, engine and Stress pile hold
+    again."""
+    car = state.car(car_id)
+
+    def said() -> str:
+        template = (_("{car}: back in gear {gear}; {engine} Heat in the engine of {heat}; "
+                      "{stress} Stress card(s) taken.") if undone else
+                    _("{car}: now in gear {gear}; {engine} Heat in the engine of {heat}; "
+                      "{stress} Stress card(s) taken."))
+        return fill(template, car=car_label(state, car_id), gear=car.gear, engine=car.engine,
+                    heat=car.heat, stress=car.stress_taken)
+
+    return said
 
 
 def _where(state: RaceState, car_id: str) -> tuple[Text, int, str]:
