@@ -280,3 +280,25 @@ def test_every_greyed_control_of_the_setup_screens_says_why(ui, language: str) -
     assert len(up_first) == 1
     if language != "en":  # said in the player's language
         assert not any(text.isascii() for text in seen.values()), seen
+
+
+def test_undo_back_at_the_start_says_redo_holds_the_inputs(ui) -> None:
+    """Every input undone back to the race's start: the greyed Undo says this is the start
+    of the race and that Redo brings the inputs back (not "no input is recorded yet", as a
+    table test found it saying with Redo holding 33)."""
+    from companion.ui.demo.table_shots import start
+
+    app = ui.app
+    start(app, ("Ana", "Ben"), 0)
+    for _ in range(6):
+        ui.player.step()
+    while app.controller.view().can_undo:
+        ui.player.press("undo")
+    undo = find(app.sm.current_screen, "undo")
+    assert undo.disabled and app.controller.view().can_redo
+    _tap(undo)
+    ui.pump(2)
+    hint = current_hint()
+    assert hint is not None and hint.text == (
+        "Nothing to undo: this is the start of the race. Redo brings back what Undo took "
+        "back.")

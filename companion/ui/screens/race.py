@@ -79,6 +79,11 @@ class RaceScreen(BaseScreen):
         ids.prompt.text = view.prompt
         self.history_gate.show(view.position_id)
         ids.undo.disabled = not view.can_undo
+        if not view.can_undo:  # at the race's start: with nothing recorded, or all undone
+            ids.undo.why_disabled = (
+                _("Nothing to undo: this is the start of the race. Redo brings back what "
+                  "Undo took back.") if view.can_redo
+                else _("Nothing to undo: no input of this race is recorded yet."))
         ids.redo.disabled = not view.can_redo
         ids.map.state = controller.state
         ids.map.current = view.current or ""
