@@ -200,3 +200,16 @@ def test_another_race_s_results_keep_their_folder_hidden(ui) -> None:
     ui.pump(3)
     assert app.sm.current_screen is screen
     assert not screen.ids.saved_line.shown
+
+
+def test_the_lap_chart_numbers_its_rounds_apart() -> None:
+    """The lap chart's x axis: numbered every round while the numbers have room, else every
+    2nd, 5th or 10th round (a table test found 15 rounds in 380 px as "1011121314")."""
+    from companion.ui.widgets.lap_chart import round_step
+
+    assert round_step(9, 380, 20) == 1  # 42 px a round
+    assert round_step(15, 380, 25) == 1  # 25.3 px a round: room for 25
+    assert round_step(15, 380, 26) == 2
+    assert round_step(16, 300, 26) == 2
+    assert round_step(40, 300, 26) == 5
+    assert round_step(200, 300, 26) == 20
