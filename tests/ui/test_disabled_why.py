@@ -302,3 +302,20 @@ def test_undo_back_at_the_start_says_redo_holds_the_inputs(ui) -> None:
     assert hint is not None and hint.text == (
         "Nothing to undo: this is the start of the race. Redo brings back what Undo took "
         "back.")
+
+
+def test_the_draft_screen_with_no_draft_starts_nothing(ui) -> None:
+    """The draft screen opened with no draft under way (only a test or a future path opens
+    it so): Start race is greyed and says why; it used to be live and would have failed."""
+    app = ui.app
+    assert getattr(app, "draft_flow", None) is None
+    app.show("draft")
+    ui.pump(2)
+    start = find(app.sm.current_screen, "start race")
+    assert start.disabled
+    _tap(start)
+    ui.pump(2)
+    hint = current_hint()
+    assert hint is not None and hint.text == "No draft is under way: New race starts one."
+    app.sm.current_screen.start()  # nothing to start, nothing raised
+    assert app.sm.current == "draft"

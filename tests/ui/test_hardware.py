@@ -55,6 +55,14 @@ def test_touch_only_is_said_in_words_and_the_reason_kept_for_the_check(ui) -> No
         "no wiring file at /nonexistent/wiring.toml: running touch-only")
     assert find(screen, "hw no seats").text
     assert find(screen, "hw hub").text == "No serial hub."
+    # Back goes where the check was opened from: Start's notice, else Settings.
+    ui.player.press("back")
+    assert app.sm.current == "start"
+    app.show("settings")
+    ui.player.press("hardware check")
+    assert app.sm.current == "hwcheck"
+    ui.player.press("back")
+    assert app.sm.current == "settings"
 
 
 def test_ready_press_chooses_the_dialled_gear(table) -> None:

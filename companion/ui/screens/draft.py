@@ -13,6 +13,8 @@ from typing import Any
 from kivy.app import App
 from kivy.uix.gridlayout import GridLayout
 
+from companion.i18n import _
+
 from ..widgets.basic import Btn, TLabel
 from ..widgets.touch_gate import PromptGate
 from .base import BaseScreen
@@ -45,11 +47,14 @@ class DraftScreen(BaseScreen):
         App.get_running_app().show(self.flow.back if self.flow else "start")
 
     def start(self) -> None:
-        self.flow.start()
+        if self.flow is not None:
+            self.flow.start()
 
     def refresh(self) -> None:
         flow = self.flow
-        if flow is None:
+        if flow is None:  # opened with no draft (first screen of a test): nothing to start
+            self.ids.start.disabled = True
+            self.ids.start.why_disabled = _("No draft is under way: New race starts one.")
             return
         app = App.get_running_app()
         view = flow.view()

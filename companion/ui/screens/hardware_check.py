@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import BooleanProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
@@ -31,6 +31,8 @@ def led_text(pattern: str) -> str:
 class HardwareCheckScreen(BaseScreen):
     technical = BooleanProperty(False)
     """True while the hardware layer's own text is shown."""
+    back_to = StringProperty("settings")
+    """The screen Back returns to: the one that opened this (Settings, or Start's notice)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
