@@ -132,7 +132,10 @@ def legend_move(state: RaceState, colour: str, distance: int, card: int) -> Lege
                 stop,
                 explain(
                     N_("Legends card {card}: {car}'s {number} would pass corner {corner}, "
-                       "so it stops {diamond} spaces short of it (diamond {diamond})."),
+                       "so it stops right before its line (diamond 0).") if diamond == 0
+                    else N_("Legends card {card}: {car}'s {number} would pass corner "
+                            "{corner}, so it stops {diamond} space(s) short of it "
+                            "(diamond {diamond})."),
                     card=card, car=colour, number=number, corner=k, diamond=diamond,
                 ),
             )

@@ -192,6 +192,21 @@ def test_straight_stops_diamond_short_of_the_corner(
     assert after_round("usa", "green", start, card) == stop
 
 
+def test_a_stop_short_of_the_corner_says_how_far_in_words() -> None:
+    """docs/rules.md §2.2 "B": the ruling says where the Legend stops: "right before its
+    line" for diamond 0 (not "0 spaces short of it"), "N spaces short of it" otherwise."""
+    board = track("usa")
+    for number, start, stop, words in (
+            (11, 23, 33, "so it stops right before its line (diamond 0)."),
+            (13, 22, 32, "so it stops 1 space(s) short of it (diamond 1)."),
+            (16, 20, 31, "so it stops 2 space(s) short of it (diamond 2).")):
+        card = card_giving("green", number)
+        state = build(board, [("green", True, start)], cards=(card,))
+        move = legends.legend_move(state, "green", start, card)
+        assert move.target == stop
+        assert move.why.text().endswith(words), move.why.text()
+
+
 def test_worked_example_2_stops_three_short() -> None:
     """docs/rules.md §2.3 example 2: Green on 24, card 4 gives 18/3: 42 > 33, stop on 33 - 3 =
     30."""

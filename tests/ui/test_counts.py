@@ -85,6 +85,10 @@ def test_an_engine_ruling_says_its_count_in_words() -> None:
     owed = explain("{car} owes {heat} Heat for {cards} upgrade card(s), paid after Cooldown.",
                    car="red", heat=2, cards=1)
     assert render(owed) == "Red owes 2 Heat for 1 upgrade card, paid after Cooldown."
+    short = explain("Legends card {card}: {car}'s {number} would pass corner {corner}, so it "
+                    "stops {diamond} space(s) short of it (diamond {diamond}).",
+                    card=7, car="green", number=13, corner=2, diamond=1)
+    assert render(short).endswith("so it stops 1 space short of it (diamond 1).")
     i18n.set_language("ko")
     try:
         text = render(one)
