@@ -27,6 +27,7 @@ GPU (``bench/map.py``).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache, partial
 from typing import Any
@@ -532,6 +533,7 @@ class TrackMap(Widget):  # type: ignore[misc]
         reaches: list[Box] = []
         spots = []
         radius = max(4.5, min(geometry.band * 0.42, 9.0 * self.text_scale))
+        shared = Counter(track.space_of(c.distance) for c in state.cars if c.on_track)
         for car in state.cars:
             colour = (*COLOUR_RGB.get(car.id, (0.5, 0.5, 0.5)), 1.0)
             if not car.on_track:
@@ -542,6 +544,12 @@ class TrackMap(Widget):  # type: ignore[misc]
             if not car.race_line:
                 lane = 3 - lane
             x, y = geometry.spot(space, lane)
+            if shared[space] > 1:  # two cars on one space: drawn bigger than their lanes, the
+                # one on the Race Line (ahead in the race order) a little forward along the
+                # track and the other a little back, so each shows its colour
+                dx, dy = geometry.direction(space)
+                step = radius * SHARED_STEP * (1.0 if car.race_line else -1.0)
+                x, y = x + dx * step, y + dy * step
             self.marker_positions[car.id] = (x, y)
             moved, current = car.id in self.moved, car.id == self.current
             reach = radius + 1.5
@@ -557,6 +565,10 @@ class TrackMap(Widget):  # type: ignore[misc]
                 again.append(partial(draw, app))
                 self.words_over_cars.append(name)
         self._cars.place(spots, radius, self._static_key or (), app.c_accent, app.c_fg, again)
+
+
+SHARED_STEP = 0.6
+"""Two cars on one space stand this many car radii forward and back along the track."""
 
 
 def _overlap(a: Box, b: Box) -> bool:
