@@ -818,3 +818,46 @@ def test_the_cars_are_moved_in_place(ui) -> None:
     assert moves >= 3  # cars did move (else the test proves nothing)
     words = len(track_map.words_over_cars)
     assert longest <= 8 * len(marks) + 12 * max(words, 3)  # (8 instructions a car)
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize(("track_id", "kind"), [("japan", "flooded"), ("espana", "tunnel")])
+def test_flooded_spaces_and_tunnels_are_drawn_as_on_the_board(ui, track_id: str,
+                                                              kind: str) -> None:
+    """The rulings speak of flooded spaces (Japan: a shift down there costs Heat) and the
+    board shows tunnels (España): the map fills those spaces apart, water's blue or the band
+    darker, read back from the track's texture at each space's centre; every other space is
+    the band's own colour. Found by a table test: a refusal named a flooded space the map did
+    not show."""
+    from companion.ui.widgets.track_map import TUNNEL_SHADE, WATER_RGB, WATER_SHARE
+
+    app = ui.app
+    _race(ui, track_id, legends=1)
+    track_map = app.sm.current_screen.ids.map
+    track = app.controller.state.track
+    special = sorted(track.flooded if kind == "flooded" else track.tunnels)
+    assert special and track_map.special[kind] == special
+    texture = track_map._fbo.texture
+    width, height = texture.size
+    pixels = texture.pixels
+    geometry = track_map.geometry
+    band = app.c_track[:3]
+    if kind == "flooded":
+        wanted = [w * WATER_SHARE + b * (1 - WATER_SHARE)
+                  for w, b in zip(WATER_RGB, band, strict=True)]
+    else:
+        wanted = [b * TUNNEL_SHADE for b in band]
+
+    def colour_at(space: int) -> list[float]:
+        x, y = geometry.centre(space)
+        col, row = int(x - track_map.x), int(y - track_map.y)
+        at = (row * width + col) * 4  # the FBO's rows run bottom up, as the canvas's
+        return [pixels[at + i] / 255 for i in range(3)]
+
+    for space in special:
+        assert colour_at(space) == pytest.approx(wanted, abs=0.03), space
+    plain = [s for s in range(1, track.spaces + 1)
+             if s not in track.flooded and s not in track.tunnels
+             and s - 1 not in special and s + 1 not in special]
+    for space in plain[::5]:
+        assert colour_at(space) == pytest.approx(list(band), abs=0.03), space

@@ -41,6 +41,7 @@ from kivy.graphics import (
     Ellipse,
     Fbo,
     Line,
+    Quad,
     Rectangle,
     Translate,
 )
@@ -227,6 +228,13 @@ class _Words:
         return _plan(geometry, bounds, self.corners, self.sizes, self.reserved)
 
 
+WATER_RGB = (0.22, 0.5, 0.92)
+"""Flooded spaces are the band mixed with this blue (the board paints them as water) ..."""
+WATER_SHARE = 0.75
+TUNNEL_SHADE = 0.5
+"""... tunnel spaces the band this much darker (the board draws the tunnels' roofs). Both
+opaque: a translucent fill in the track's texture would let the window show through."""
+
 MAX_WAITS = 6
 """Passes of the before-frame triggers the track's drawing waits at most for the layouts above
 the map (:meth:`TrackMap._size_unsettled`)."""
@@ -266,6 +274,8 @@ class TrackMap(Widget):  # type: ignore[misc]
         self.spaces_left_out: list[int] = []
         """Spaces whose number found no clear spot (left out rather than drawn over)."""
         self.geometry: MapGeometry | None = None
+        self.special: dict[str, list[int]] = {}
+        """The spaces drawn apart at the last drawing of the track: ``flooded``, ``tunnel``."""
         self._static_key: tuple[object, ...] | None = None
         self._cars_key: tuple[object, ...] | None = None
         self._waited = 0
@@ -378,6 +388,26 @@ class TrackMap(Widget):  # type: ignore[misc]
         Line(points=[v for point in path for v in point], width=geometry.band / 2, close=True,
              joint="round", cap="none")
 
+    def _special_spaces(self, track: Track, geometry: MapGeometry) -> None:
+        """The spaces the rules treat apart, as the board shows them: flooded spaces (Japan:
+        a shift down there costs Heat) in water's blue, tunnels (España) darker, each space
+        filled between its boundaries across the band (a quad: not a line, which words and
+        leaders keep clear of). :attr:`special` lists them."""
+        self.special = {"flooded": sorted(track.flooded), "tunnel": sorted(track.tunnels)}
+        half = geometry.band / 2
+        band = App.get_running_app().c_track[:3]
+        water = [w * WATER_SHARE + b * (1 - WATER_SHARE) for w, b in zip(WATER_RGB, band,
+                                                                          strict=True)]
+        tunnel = [b * TUNNEL_SHADE for b in band]
+        for kind, colour in (("tunnel", tunnel), ("flooded", water)):
+            Color(*colour, 1.0)
+            for space in self.special[kind]:
+                (ax, ay), (anx, any_) = geometry.line_after(space - 1)
+                (bx, by), (bnx, bny) = geometry.line_after(space)
+                Quad(points=[ax - anx * half, ay - any_ * half, ax + anx * half,
+                             ay + any_ * half, bx + bnx * half, by + bny * half,
+                             bx - bnx * half, by - bny * half])
+
     def _draw_track(self, track: Track, words: _Words, plan: Plan, app: Any,
                     target: Any) -> None:
         geometry = self.geometry
@@ -385,6 +415,7 @@ class TrackMap(Widget):  # type: ignore[misc]
         band = geometry.band
         with target:
             self._band(geometry, app)
+            self._special_spaces(track, geometry)
             # Space boundaries, across the band.
             Color(*app.c_track_edge)
             for space in range(1, track.spaces + 1):
