@@ -861,3 +861,11 @@ def test_flooded_spaces_and_tunnels_are_drawn_as_on_the_board(ui, track_id: str,
              and s - 1 not in special and s + 1 not in special]
     for space in plain[::5]:
         assert colour_at(space) == pytest.approx(list(band), abs=0.03), space
+    # the map opened over the window says what the fills are
+    screen = app.sm.current_screen
+    screen.show_map()
+    ui.pump(2)
+    said = {"flooded": "Blue: flooded spaces.", "tunnel": "Darker: tunnels."}[kind]
+    assert screen.map_zoom.hint.text.startswith(said)
+    screen.map_zoom.close()
+    ui.pump(1)

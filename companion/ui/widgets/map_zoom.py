@@ -59,7 +59,10 @@ class MapZoom(ModalView):  # type: ignore[misc]
         self.background_color = app.c_bg  # the theme, the text size and the language of now
         self.box.padding = app.fs * 0.3
         self.box.spacing = app.fs * 0.2
-        self.hint.text = _("Tap anywhere to go back to the race.")
+        track = state.track
+        marks = ([_("Blue: flooded spaces.")] if track.flooded else []) + (
+            [_("Darker: tunnels.")] if track.tunnels else [])  # what the map fills apart
+        self.hint.text = " ".join([*marks, _("Tap anywhere to go back to the race.")])
         self.map.state = state
         self.map.current = current
         self.map.moved = list(moved)
