@@ -44,8 +44,7 @@ def test_a_tap_on_the_map_opens_it_larger_with_the_same_cars_and_a_tap_closes_it
     screen = app.sm.current_screen
     small = screen.ids.map
     before = (app.controller.state, app.controller.view().mode)
-    # España at 800x480, the most crowded map (six cars: every number written since words move
-    # to make room; with three or four, its 80 is still left out: test_map_labels.py)
+    # España at 800x480, the most crowded map (every number written: test_map_labels.py)
     assert small.zoom_badge
     _tap(ui, *_middle_of_map(ui))
     zoom = _zoom(ui)
@@ -55,7 +54,7 @@ def test_a_tap_on_the_map_opens_it_larger_with_the_same_cars_and_a_tap_closes_it
     assert big.spaces_left_out == []  # every corner space and every fifth, written
     assert sorted(big.marker_positions) == sorted(small.marker_positions)  # the same cars
     assert big.current == small.current
-    assert zoom.hint.text == _("Tap anywhere to go back to the race.")
+    assert zoom.hint.text == "Darker: tunnels. " + _("Tap anywhere to go back to the race.")
     assert not big.zoom_badge
     # A tap anywhere, even where a gear button is under it, closes it and chooses nothing.
     gear = next(w for w in screen.walk() if getattr(w, "test_name", "").startswith("gear "))
