@@ -97,12 +97,15 @@ MOVE_KINDS = frozenset({"position", "blocked", "spinout"})
 class Line:
     """One sentence of what the last input did, rendered in the language of the moment."""
 
-    __slots__ = ("car", "placement", "text")
+    __slots__ = ("car", "headline", "placement", "text")
 
-    def __init__(self, text: Text, car: str | None = None, placement: bool = False) -> None:
+    def __init__(self, text: Text, car: str | None = None, placement: bool = False,
+                 headline: bool = False) -> None:
         self.text = text
         self.car = car
         self.placement = placement
+        self.headline = headline
+        """An Undo's or Redo's first sentence (what it took back): kept in a full box."""
 
 
 class RaceController:
@@ -277,7 +280,8 @@ class RaceController:
     @property
     def rulings(self) -> tuple[Ruling, ...]:
         """The same, sentence by sentence, with the car each one is about."""
-        return tuple(Ruling(line.text(), line.car, line.placement) for line in self._lines)
+        return tuple(Ruling(line.text(), line.car, line.placement, line.headline)
+                     for line in self._lines)
 
     @property
     def moved(self) -> frozenset[str]:
@@ -481,8 +485,8 @@ class RaceController:
                 state.turn is not None and state.turn.stage is TurnStage.REVEAL):
             self._entry.restore(last)
         moved = inputs.moved_cars(before, state)
-        self._lines = [Line(inputs.undone(action, before), getattr(action, "car", None))
-                       for action in taken]
+        self._lines = [Line(inputs.undone(action, before), getattr(action, "car", None),
+                            headline=index == 0) for index, action in enumerate(taken)]
         self._lines += [Line(inputs.back_to(state, car), car) for car in moved]
         self._lines += [Line(inputs.cards_now(state, car, undone=True), car)
                         for car in inputs.cards_changed(before, state)]
@@ -506,8 +510,8 @@ class RaceController:
         self._error = None
         state = self.state
         moved = inputs.moved_cars(before, state)
-        self._lines = [Line(inputs.redone(action, state), getattr(action, "car", None))
-                       for action in brought]
+        self._lines = [Line(inputs.redone(action, state), getattr(action, "car", None),
+                            headline=index == 0) for index, action in enumerate(brought)]
         self._lines += [Line(inputs.placed_at(state, car), car, True) for car in moved]
         self._lines += [Line(inputs.cards_now(state, car, undone=False), car)
                         for car in inputs.cards_changed(before, state)]

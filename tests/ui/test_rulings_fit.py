@@ -170,3 +170,32 @@ def test_a_box_too_small_for_every_sentence_shows_how_the_input_ended(ui) -> Non
         assert box.texture_size[1] <= box.height + 1
     finally:
         Window.remove_widget(box)
+
+
+def test_a_full_box_keeps_what_undo_took_back(ui) -> None:
+    """An Undo's sentences in a box too small for all: its headline ("Undone: ...") stays,
+    with the last sentences that fit and "+N more" (a table test found the box showing
+    only "back in gear" lines after the last-sentences rule)."""
+    from types import SimpleNamespace
+
+    from kivy.core.window import Window
+
+    from companion.ui.widgets.ruling_box import RulingBox
+
+    app = ui.app
+    sentences = ["Undone: Wilhelmina's gear 2."] + [
+        f"Driver{n}: back in gear 1; 6 Heat in the engine of 7; 0 Stress card(s) taken."
+        for n in range(6)]
+    rulings = [SimpleNamespace(text=t, placement=False, headline=i == 0)
+               for i, t in enumerate(sentences)]
+    box = RulingBox(size_hint=(None, None), width=420,
+                    height=4.3 * FIT.line_height(app.fs_small), font_size=app.fs)
+    Window.add_widget(box)
+    try:
+        box.show("", rulings)
+        ui.pump(3)
+        assert box.shown[0] == sentences[0]
+        assert box.shown[-1] == sentences[-1] and box.left_out >= 1
+        assert box.texture_size[1] <= box.height + 1
+    finally:
+        Window.remove_widget(box)

@@ -110,9 +110,10 @@ class RaceScreen(BaseScreen):
         """The ruling box's least height, in body-size lines: :data:`RULING_LINES`, unless
         the panel then needs scrolling (late in a race, six drivers who may each declare a
         clogged hand: every gear cell has its Clogged button, 18 px more than the column
-        holds at 800x480). The box then gives the panel what it needs, keeping room for
-        its longest sentence whole at the small size and the "+N more" line (a tap shows
-        every sentence: :class:`~companion.ui.widgets.ruling_box.RulingBox`)."""
+        holds at 800x480). The box then gives the panel what it needs (every seat reachable
+        comes first), keeping room for the "+N more" line at least; it shows the sentences
+        that fit whole (a tap shows every one:
+        :class:`~companion.ui.widgets.ruling_box.RulingBox`)."""
         from ..widgets.text_fit import FIT
 
         app = App.get_running_app()
@@ -122,11 +123,8 @@ class RaceScreen(BaseScreen):
         full = self.RULING_LINES
         if column.height <= 1 or ids.panel.height <= room - app.fs * (full + 0.75):
             return full
-        texts = [t for t in (view.error, *(r.text for r in view.rulings)) if t]
-        lines = max((FIT.lines(t, app.fs_small, ids.messages.width) for t in texts), default=0)
-        lines += 1 if len(texts) > 1 else 0  # "+N more"
-        needed = lines * FIT.line_height(app.fs_small) / app.fs
-        return float(min(full, max(needed, (room - ids.panel.height) / app.fs - 0.75)))
+        note = FIT.line_height(app.fs_small) / app.fs  # room for "+N more" at least
+        return float(min(full, max(note, (room - ids.panel.height) / app.fs - 0.75)))
 
     def _prepare_results(self) -> None:
         """Build the Results screen ahead, in the frame after this race first shows (no one

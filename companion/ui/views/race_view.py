@@ -94,6 +94,8 @@ class Ruling:
     placement: bool = False
     """Only says where to put a car ("Ana to space 23, Race Line."); the race order shows the
     same in that car's row, so the box may leave it out when room is short."""
+    headline: bool = False
+    """What an Undo or Redo took back or brought back: shown even when room is short."""
 
 
 @dataclass(frozen=True)

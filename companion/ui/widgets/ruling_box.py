@@ -193,15 +193,15 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
                 break
         left = 0
         note: list[str] = []
-        if choice is None:  # the last sentences that fit whole, then "+N more"
-            size = app.fs_small  # (the last say how the input ended: a spin-out, the
-            texts = []  # finish; the first ones, how it began, may contradict the table)
-            for text in reversed(without_places):
-                more = len(sentences) - len(texts) - 1
-                note = [_("+{n} more: tap here").format(n=more)] if more else []
-                if not self._fits(error + [text] + texts + note, size, width, height):
-                    break
-                texts.insert(0, text)
+        if choice is None:  # the last sentences that fit whole, then "+N more" (the last
+            size = app.fs_small  # say how the input ended: a spin-out, the finish; the ones
+            # before, how it went, may contradict the table), after the headline of an Undo
+            # or Redo ("Undone: ..."), which is kept
+            kept = [r.text for r in self._rulings if getattr(r, "headline", False)]
+            texts = self._first_and_last(error, sentences, without_places, size, width,
+                                         height, keep_first=bool(kept)) or (
+                self._first_and_last(error, sentences, without_places, size, width, height,
+                                     keep_first=False))
             left = len(sentences) - len(texts)
             note = [_("+{n} more: tap here").format(n=left)] if left else []
             choice = (texts, size)
@@ -218,9 +218,32 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
             label.color = colour
             label.height = sum(FIT.lines(t, size, width) for t in lines) * FIT.line_height(size)
 
+    def _first_and_last(self, error: list[str], sentences: list[str],
+                        shown: list[str], size: float, width: float, height: float, *,
+                        keep_first: bool) -> list[str]:
+        """Of ``shown`` (the sentences but the placements): its first (``keep_first``: an
+        Undo's or Redo's headline) and as many of its last as fit whole with the refusal and
+        "+N more" ([] when not even the first fits)."""
+        head = shown[:1] if keep_first else []
+        rest = shown[len(head):]
+
+        def note(count: int) -> list[str]:
+            more = len(sentences) - count
+            return [_("+{n} more: tap here").format(n=more)] if more else []
+
+        if head and not self._fits(error + head + note(1), size, width, height):
+            return []
+        tail: list[str] = []
+        for text in reversed(rest):
+            candidate = head + [text] + tail
+            if not self._fits(error + candidate + note(len(candidate)), size, width, height):
+                break
+            tail.insert(0, text)
+        return head + tail
+
     def _fits(self, texts: list[str], size: float, width: float, height: float) -> bool:
         lines = sum(FIT.lines(text, size, width) for text in texts)
-        return lines * FIT.line_height(size) <= height
+        return lines * FIT.line_height(size) <= height + 0.5  # (a height from a sum of floats)
 
     def on_release(self) -> None:
         if not self._all:
