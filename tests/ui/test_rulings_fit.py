@@ -6,6 +6,7 @@ whole sentences only, and the rest on a tap."""
 from __future__ import annotations
 
 import string
+from contextlib import contextmanager
 
 import pytest
 
@@ -145,11 +146,6 @@ def test_a_box_too_small_for_every_sentence_shows_how_the_input_ended(ui) -> Non
     said "to space 59", the race order "57"."""
     from types import SimpleNamespace
 
-    from kivy.core.window import Window
-
-    from companion.ui.widgets.ruling_box import RulingBox
-
-    app = ui.app
     sentences = [
         "Wilhelmina slipstreams behind Maximilianus: 2 more spaces, Speed unchanged.",
         "Space 60 is full, so Wilhelmina goes to space 59, outside.",
@@ -157,19 +153,12 @@ def test_a_box_too_small_for_every_sentence_shows_how_the_input_ended(ui) -> Non
         "Konstantinos finished in place 1.",
     ]
     rulings = [SimpleNamespace(text=t, placement=False) for t in sentences]
-    box = RulingBox(size_hint=(None, None), width=420,
-                    height=4.3 * FIT.line_height(app.fs_small), font_size=app.fs)
-    Window.add_widget(box)
-    try:
-        box.show("", rulings)
-        ui.pump(3)
+    with _small_box(ui, rulings) as box:
         assert box.left_out >= 1
         assert box.shown == sentences[-len(box.shown):]  # the last ones, in order
         assert sentences[2] in box.shown
         assert box.more.text == f"+{box.left_out} more: tap here"
         assert box.texture_size[1] <= box.height + 1
-    finally:
-        Window.remove_widget(box)
 
 
 def test_a_full_box_keeps_what_undo_took_back(ui) -> None:
@@ -178,24 +167,31 @@ def test_a_full_box_keeps_what_undo_took_back(ui) -> None:
     only "back in gear" lines after the last-sentences rule)."""
     from types import SimpleNamespace
 
-    from kivy.core.window import Window
-
-    from companion.ui.widgets.ruling_box import RulingBox
-
-    app = ui.app
     sentences = ["Undone: Wilhelmina's gear 2."] + [
         f"Driver{n}: back in gear 1; 6 Heat in the engine of 7; 0 Stress card(s) taken."
         for n in range(6)]
     rulings = [SimpleNamespace(text=t, placement=False, headline=i == 0)
                for i, t in enumerate(sentences)]
+    with _small_box(ui, rulings) as box:
+        assert box.shown[0] == sentences[0]
+        assert box.shown[-1] == sentences[-1] and box.left_out >= 1
+        assert box.texture_size[1] <= box.height + 1
+
+
+@contextmanager
+def _small_box(ui, rulings):
+    """A ruling box 420 px wide with room for four small lines and a bit, over the window,
+    showing ``rulings`` (taken away after)."""
+    from kivy.core.window import Window
+
+    from companion.ui.widgets.ruling_box import RulingBox
+
     box = RulingBox(size_hint=(None, None), width=420,
-                    height=4.3 * FIT.line_height(app.fs_small), font_size=app.fs)
+                    height=4.3 * FIT.line_height(ui.app.fs_small), font_size=ui.app.fs)
     Window.add_widget(box)
     try:
         box.show("", rulings)
         ui.pump(3)
-        assert box.shown[0] == sentences[0]
-        assert box.shown[-1] == sentences[-1] and box.left_out >= 1
-        assert box.texture_size[1] <= box.height + 1
+        yield box
     finally:
         Window.remove_widget(box)

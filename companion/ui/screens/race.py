@@ -79,7 +79,8 @@ class RaceScreen(BaseScreen):
         ids.prompt.text = view.prompt
         self.history_gate.show(view.position_id)
         ids.undo.disabled = not view.can_undo
-        if not view.can_undo:  # at the race's start: with nothing recorded, or all undone
+        if not view.can_undo:  # at the race's start: nothing recorded, or all undone (the
+            # reason is set here only: it depends on Redo)
             ids.undo.why_disabled = (
                 _("Nothing to undo: this is the start of the race. Redo brings back what "
                   "Undo took back.") if view.can_redo

@@ -197,9 +197,9 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
             size = app.fs_small  # say how the input ended: a spin-out, the finish; the ones
             # before, how it went, may contradict the table), after the headline of an Undo
             # or Redo ("Undone: ..."), which is kept
-            kept = [r.text for r in self._rulings if getattr(r, "headline", False)]
+            headline = any(getattr(r, "headline", False) for r in self._rulings)
             texts = self._first_and_last(error, sentences, without_places, size, width,
-                                         height, keep_first=bool(kept)) or (
+                                         height, keep_first=headline) or (
                 self._first_and_last(error, sentences, without_places, size, width, height,
                                      keep_first=False))
             left = len(sentences) - len(texts)
