@@ -113,8 +113,7 @@ class StandingsScreen(BaseScreen):
         from kivy.core.window import Window
 
         room = Window.width - app.fs * (0.8 + 0.4)  # the screen's padding, the gap
-        need = sum(widths) if room > 0 else 0.0
-        share = min(0.6, max(0.45, need / room if room > 0 else 0.45))
+        share = min(0.6, max(0.45, sum(widths) / room)) if room > 0 else 0.45
         self.ids.table.parent.size_hint_x = share
         self.ids.chart.size_hint_x = 1 - share
         for cells, name, tone in rows:
