@@ -43,8 +43,9 @@ def _cars(race: RaceSummary) -> str:
 
 def _status(race: RaceSummary) -> str:
     if race.over:
-        winner = next((car for car, place, _ in race.results if place == 1), "?")
-        return f"over, won by {winner}"
+        winner = next((car for car, place, _ in race.results if place == 1), None)
+        # No winner: every car was eliminated (Title sponsor withdraws, docs/rules.md §3.3).
+        return f"over, won by {winner}" if winner else "over, no car finished"
     return f"running, {len(race.results)} finished" if race.results else "running"
 
 

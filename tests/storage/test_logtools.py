@@ -237,3 +237,14 @@ def test_export_into_a_closed_pipe(data: Path) -> None:
     script = f'"{sys.executable}" -m companion --data "{data}" export abc123 | head -1'
     done = subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (0, "{\n", "")
+
+
+def test_a_race_every_car_left_says_no_car_finished() -> None:
+    """Title sponsor withdraws can eliminate every car (docs/rules.md §3.3): no winner."""
+    from companion.engine import CarEntry
+    from companion.logtools import format_table
+    from companion.session import RaceSummary
+
+    race = RaceSummary("abc", "2024-06-01T20:05", "italy", 3, (CarEntry("red", "Ana"),), 9,
+                       True, ())
+    assert format_table([race]).splitlines()[1].endswith("over, no car finished")

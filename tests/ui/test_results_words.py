@@ -142,7 +142,7 @@ def test_standings_explain_the_race_columns_and_keep_names_off_the_gridlines(ui)
     ui.player.press("standings")
     screen = app.sm.current_screen
     assert find(screen, "tie note").text.startswith(
-        "Each race: points, then the place in brackets.")
+        "Each race: points, then the place in brackets.\nTies:")  # every car placed: no "(-)"
     ui.player.press("export standings")
     assert find(screen, "saved").text == (
         "Standings saved (CSV and JSON) with the points chart (PNG).")
@@ -150,6 +150,39 @@ def test_standings_explain_the_race_columns_and_keep_names_off_the_gridlines(ui)
     ui.player.press("saved where")
     assert find(screen, "saved path").text == f"Folder: {app.data_path / 'seasons'}"
     _check_charts(ui, screen)
+
+
+def test_standings_say_what_a_race_without_a_place_means(ui) -> None:
+    """Title sponsor withdraws eliminates a car that spins out (docs/rules.md §3.3): its
+    cell reads "0 (-)", and the note under the table says what "(-)" is. Found by a table
+    test: a 1963 season's Italy left every car at "0 (-)", unexplained."""
+    from companion.championship.seasons import SeasonDef, SeasonRace
+    from companion.engine import CarEntry
+    from companion.racesim import HotDriver, run_race
+    from companion.ui.views.next_race import plan_next_race
+
+    app = ui.app
+    store = app.season_store()
+    italy = SeasonRace("italy", "title-sponsor-withdraws", 0, ("D",))
+    season_id = store.create_season(SeasonDef("custom", "Italy", (italy,)),
+                                    (CarEntry("red", "Ana"), CarEntry("blue", "Ben")))
+    plan = plan_next_race(store, season_id, seed=5)
+    assert plan is not None
+    session = store.start_race(plan.season_id, plan.setup({}))
+    for action in run_race(session.setup, seed=6, driver=HotDriver).actions:
+        session.submit(action)  # Ben spins out and is eliminated; Ana finishes (seed 6)
+    assert session.state.over and session.state.car("blue").eliminated
+    app.season_id = season_id
+    app.open_session(session)
+    ui.player.press("standings")
+    screen = app.sm.current_screen
+    assert find(screen, "standing blue").children[-3].text == "0 (-)"
+    assert find(screen, "tie note").text.splitlines()[1] == "(-): out of the race, no place."
+    app.set_language("ko")
+    try:
+        assert find(screen, "tie note").text.splitlines()[1] == "(-): 탈락, 순위 없음."
+    finally:
+        app.set_language("en")
 
 
 def test_the_saved_line_speaks_only_of_its_own_season(ui) -> None:

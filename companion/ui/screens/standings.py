@@ -65,10 +65,13 @@ class StandingsScreen(BaseScreen):
         self.ids.next.text = _("Continue race") if running else _("Next race")
         self.ids.next.disabled = season.over
         self.ids.next.why_disabled = _("The season is over: every race of it is run.")
-        self.ids.note.text = (
-            _("Each race: points, then the place in brackets.") + "\n"
-            + _("Ties: the better place in the last race ranks first (BGA rule; the printed "
-                "rule is not known)."))
+        unplaced = any(not points.place for line in season.standings() for points in line.races)
+        self.ids.note.text = "\n".join(
+            [_("Each race: points, then the place in brackets.")]
+            # "(-)": eliminated, no place (Title sponsor withdraws, docs/rules.md §3.3)
+            + ([_("(-): out of the race, no place.")] if unplaced else [])
+            + [_("Ties: the better place in the last race ranks first (BGA rule; the printed "
+                 "rule is not known).")])
         if self.saved_for != stored.id:
             self.saved_for = None
             self.ids.saved_line.clear()  # what was saved was another season's standings

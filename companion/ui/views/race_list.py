@@ -39,8 +39,8 @@ def race_state(race: Any) -> str:
         return _("round {round}").format(round=race.rounds + 1)
     by_id = {car.id: car for car in race.cars}
     winner = next((car for car, place, _round in race.results if place == 1), None)
-    if winner is None:
-        return _("finished")
+    if winner is None:  # every car out: Title sponsor withdraws eliminates on a spin-out
+        return _("over, no car finished")
     return _("won by {driver}").format(
         driver=car_name(by_id[winner]) if winner in by_id else winner)
 
