@@ -185,6 +185,54 @@ def test_standings_say_what_a_race_without_a_place_means(ui) -> None:
         app.set_language("en")
 
 
+LONG_NAMES = ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈공명", "Maximilianus", "Bartholomew",
+              "Konstantinos", "Wilhelmina")
+
+
+@pytest.mark.parametrize("language", ["zh_TW", "ko", "en"])
+def test_charts_shorten_a_long_name_and_keep_its_points(ui, language: str) -> None:
+    """Six 12-letter names, two of them Chinese and Korean: the lap chart and the points
+    chart write every name inside the chart, a name too long shortened with "…", and the
+    points after it whole. Found by a table test: "歐陽娜娜司馬長風上官婉兒: 19" ran off the
+    points chart's edge, its points lost."""
+    from companion.championship.seasons import SeasonDef, SeasonRace
+    from companion.engine import CarEntry
+    from companion.ui.views.next_race import plan_next_race
+    from companion.ui.widgets.line_chart import LineChart
+
+    app = ui.app
+    app.set_language(language)
+    try:
+        store = app.season_store()
+        cars = tuple(CarEntry(colour, name) for colour, name in zip(
+            ("red", "blue", "green", "yellow", "grey", "black"), LONG_NAMES, strict=True))
+        season_id = store.create_season(
+            SeasonDef("custom", "Long names", (SeasonRace("usa"), SeasonRace("usa"))), cars)
+        plan = plan_next_race(store, season_id, seed=5)
+        assert plan is not None
+        app.season_id = season_id
+        app.open_session(play_out(store.start_race(plan.season_id, plan.setup({}))))
+        for screen_name in ("results", "standings"):
+            if screen_name == "standings":
+                ui.player.press("standings")
+            screen = app.sm.current_screen
+            assert app.sm.current == screen_name
+            chart = next(w for w in walk(screen) if isinstance(w, LineChart))
+            ui.pump()
+            assert chart_layout_problems(chart) == [], screen_name
+            texts = chart.name_texts
+            assert len(texts) == 6
+            shortened = [car for car, text in texts.items() if "…" in text]
+            assert {"red", "blue"} <= set(shortened), (screen_name, texts)  # the CJK names
+            if screen_name == "standings":
+                season = app.season_store().season(season_id).season
+                totals = {line.car.id: line.points for line in season.standings()}
+                for car, text in texts.items():  # "{car}: {points}", the points whole
+                    assert text.endswith(f"{totals[car]}"), text
+    finally:
+        app.set_language("en")
+
+
 def test_the_saved_line_speaks_only_of_its_own_season(ui) -> None:
     """Standings exported for one season: another season's standings (a new one, never
     exported) say nothing was saved until they are. Found by a table test: the line and its

@@ -35,7 +35,7 @@ class LapChartView(LineChart):
                 return
             cars = len(chart.cars)
             rounds = max(1, chart.rounds)
-            names = {car: self.name(car) for car in chart.cars}
+            names = {car: self.fitted_name(app, car) for car in chart.cars}
             left = self.x + fs * 2.2
             right = self.right - self.names_width(app, list(names.values())) - fs
             top = self.top - fs * 2.2

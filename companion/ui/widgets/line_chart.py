@@ -101,6 +101,10 @@ def overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
+NAMES_SHARE = 0.4
+"""The widest the name column at the end of the lines may be, as a share of the chart."""
+
+
 class LineChart(Widget):  # type: ignore[misc]
     labels: Any = ObjectProperty(None, allownone=True)
     """Car id -> the name to print at the end of its line."""
@@ -111,6 +115,8 @@ class LineChart(Widget):  # type: ignore[misc]
         """Where the last drawing put its gridlines (thin boxes), for the layout tests."""
         self.name_boxes: dict[str, Box] = {}
         """Where the last drawing put each car's name."""
+        self.name_texts: dict[str, str] = {}
+        """What the last drawing wrote at the end of each car's line."""
         self.inks: dict[str, CarInk] = {}
         app = App.get_running_app()
         if app is not None and hasattr(app, "theme_name"):
@@ -142,6 +148,7 @@ class LineChart(Widget):  # type: ignore[misc]
         Rectangle(pos=self.pos, size=self.size)
         self.gridlines = []
         self.name_boxes = {}
+        self.name_texts = {}
         self.inks = {}
 
     def _gridline(self, app: Any, x0: float, x1: float, y: float) -> None:
@@ -153,7 +160,27 @@ class LineChart(Widget):  # type: ignore[misc]
         """The room the name column needs (at most 40 % of the chart)."""
         fs = app.fs_small
         widest = max((CoreLabel(font_size=fs).get_extents(n)[0] for n in names), default=0)
-        return float(min(self.width * 0.4, widest + fs * 1.6))
+        return float(min(self.width * NAMES_SHARE, widest + fs * 1.6))
+
+    def fitted_name(self, app: Any, car: str, label: Callable[[str], str] = str) -> str:
+        """``label(name)`` for ``car``'s name, its name shortened with "…" until the whole
+        label fits the name column at its widest (:data:`NAMES_SHARE` of the chart): the
+        points after a name ("Ana: 19") are never cut, nor is the label written past the
+        chart's edge (a table test saw 12-letter Chinese names run off it)."""
+        fs = app.fs_small
+        room = self.width * NAMES_SHARE - fs * 1.6
+        name = self.name(car)
+        measure = CoreLabel(font_size=fs).get_extents
+        if measure(label(name))[0] <= room:
+            return label(name)
+        low, high = 1, len(name) - 1  # keep the longest start of the name that fits
+        while low < high:
+            middle = (low + high + 1) // 2
+            if measure(label(name[:middle].rstrip() + "…"))[0] <= room:
+                low = middle
+            else:
+                high = middle - 1
+        return label(name[:low].rstrip() + "…")
 
     def _car_lines(self, app: Any, lines: dict[str, tuple[list[float], str]],
                    column_x: float, low: float, high: float) -> None:
@@ -183,6 +210,7 @@ class LineChart(Widget):  # type: ignore[misc]
             Color(*ink.core)
             Line(points=[points[-2] + 6, points[-1], column_x - fs * 0.3, y], width=1)
             self.name_boxes[car] = self._text(name, fs, ink.text, column_x, y, anchor="left")
+            self.name_texts[car] = name
 
     def name(self, car: str) -> str:
         return str((self.labels or {}).get(car, car))

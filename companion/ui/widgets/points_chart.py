@@ -36,8 +36,9 @@ class PointsChartView(LineChart):
                 return
             races = max(1, int(self.races or 1))
             top_points = max(1, max(max(v) for v in series.values()))
-            names = {car: _("{car}: {points}").format(car=self.name(car), points=totals[-1])
-                     for car, totals in series.items()}
+            names = {car: self.fitted_name(app, car, lambda name, points=totals[-1]: _(
+                "{car}: {points}").format(car=name, points=points))
+                for car, totals in series.items()}
             left = self.x + fs * 2.6
             right = self.right - self.names_width(app, list(names.values())) - fs
             top, bottom = self.top - fs * 2.6, self.y + fs * 2.4
