@@ -128,25 +128,37 @@ def cards_changed(before: RaceState, after: RaceState) -> list[str]:
         if car.legend or car.id not in before.index:
             continue
         old = before.car(car.id)
-        if (old.gear, old.engine, old.heat, old.stress_taken) != (
-                car.gear, car.engine, car.heat, car.stress_taken):
+        # A gear chosen while others still choose waits in ``planned`` (applied when all have
+        # chosen: docs/rules.md §1.2), and the driver's dial already shows it. So a gear
+        # counts only for a car with no choice waiting on either side: undoing a round's last
+        # gear choice leaves the others' choices standing, and their dials do not move.
+        waiting = car.id in before.planned or car.id in after.planned
+        shifted = old.gear != car.gear and not waiting
+        if shifted or (old.engine, old.heat, old.stress_taken) != (
+                car.engine, car.heat, car.stress_taken):
             changed.append(car.id)
     return changed
 
 
 def cards_now(state: RaceState, car_id: str, undone: bool) -> Text:
     """"Ana: back in gear 4; 5 Heat in the engine of 7; 0 Stress cards taken." (after an
-    undo; "now in gear" after a redo): what the driver's dial, engine and Stress pile hold
-    again."""
+    undo; "now in gear" after a redo; "gear 3 chosen" while the driver's choice waits for the
+    others'): what the driver's dial, engine and Stress pile hold again."""
     car = state.car(car_id)
+    chosen = state.planned.get(car_id)
 
     def said() -> str:
-        template = (_("{car}: back in gear {gear}; {engine} Heat in the engine of {heat}; "
-                      "{stress} Stress card(s) taken.") if undone else
-                    _("{car}: now in gear {gear}; {engine} Heat in the engine of {heat}; "
-                      "{stress} Stress card(s) taken."))
-        return fill(template, car=car_label(state, car_id), gear=car.gear, engine=car.engine,
-                    heat=car.heat, stress=car.stress_taken)
+        if chosen is not None:  # the choice stands; the round has not shifted gears yet
+            template = _("{car}: gear {gear} chosen; {engine} Heat in the engine of {heat}; "
+                         "{stress} Stress card(s) taken.")
+        elif undone:
+            template = _("{car}: back in gear {gear}; {engine} Heat in the engine of {heat}; "
+                         "{stress} Stress card(s) taken.")
+        else:
+            template = _("{car}: now in gear {gear}; {engine} Heat in the engine of {heat}; "
+                         "{stress} Stress card(s) taken.")
+        return fill(template, car=car_label(state, car_id), gear=chosen or car.gear,
+                    engine=car.engine, heat=car.heat, stress=car.stress_taken)
 
     return said
 
