@@ -90,6 +90,8 @@ Kept = tuple[list["Line"], frozenset[str], Text | None, Entry, int]
 """The controller's lines, moved cars, error, keypad entry and revision (``_kept``)."""
 PLACEMENT_KINDS = frozenset({"position"})
 """Outcomes that only say where a car goes (the race order's rows show it too)."""
+SPINOUT_KINDS = frozenset({"spinout", "eliminated"})
+"""Outcomes of a spin-out: the ruling box keeps them however many sentences follow."""
 MOVE_KINDS = frozenset({"position", "blocked", "spinout"})
 """Outcomes that put a car somewhere on the board."""
 
@@ -97,15 +99,17 @@ MOVE_KINDS = frozenset({"position", "blocked", "spinout"})
 class Line:
     """One sentence of what the last input did, rendered in the language of the moment."""
 
-    __slots__ = ("car", "headline", "placement", "text")
+    __slots__ = ("car", "headline", "placement", "spinout", "text")
 
     def __init__(self, text: Text, car: str | None = None, placement: bool = False,
-                 headline: bool = False) -> None:
+                 headline: bool = False, spinout: bool = False) -> None:
         self.text = text
         self.car = car
         self.placement = placement
         self.headline = headline
         """An Undo's or Redo's first sentence (what it took back): kept in a full box."""
+        self.spinout = spinout
+        """A car's spin-out (and its elimination): kept in a full box."""
 
 
 class RaceController:
@@ -280,7 +284,7 @@ class RaceController:
     @property
     def rulings(self) -> tuple[Ruling, ...]:
         """The same, sentence by sentence, with the car each one is about."""
-        return tuple(Ruling(line.text(), line.car, line.placement, line.headline)
+        return tuple(Ruling(line.text(), line.car, line.placement, line.headline, line.spinout)
                      for line in self._lines)
 
     @property
@@ -302,7 +306,8 @@ class RaceController:
             return lambda: render(why, at)
 
         lines = [Line(react_ruling(before, state, action, o) or say(o.why), o.car,
-                      o.kind in PLACEMENT_KINDS) for o in outcomes]
+                      o.kind in PLACEMENT_KINDS, spinout=o.kind in SPINOUT_KINDS)
+                 for o in outcomes]
         if isinstance(action, EndTurn):
             car = state.car(action.car)
             place = Line(say(explain(

@@ -254,3 +254,29 @@ def test_continue_shows_the_last_ruling_again(tmp_path) -> None:
     again = RaceController(RaceLog(path).open_race(race_id))
     assert again.messages == shown
     assert again.moved  # the cars to place are lit again
+
+
+def test_a_spin_out_s_sentences_are_marked_to_be_kept(tmp_path, monkeypatch) -> None:
+    """The ruling box keeps a spin-out's sentence however many follow it (in a Legends round
+    eight Legend sentences can follow a driver's spin-out): the controller marks exactly the
+    spin-out's sentences. A table that plays as fast as its cards allow spins out."""
+    from companion.ui.demo import script
+
+    monkeypatch.setattr(script, "target_speed", lambda state, car_id: 16)
+    c = _controller(tmp_path, legends=3)
+    spun = followed = 0
+    for _ in range(200):
+        name = next_press(c)
+        if name is None:
+            break
+        press(c, name)
+        assert not c.error
+        kinds = [o.kind for o in c.session.last_outcomes]
+        kept = [r.text for r in c.rulings if r.spinout]
+        assert len(kept) == kinds.count("spinout") + kinds.count("eliminated")
+        assert all(" spins out " in text for text in kept), kept
+        spun += len(kept)
+        legends = [i for i, r in enumerate(c.rulings) if r.car and c.state.car(r.car).legend]
+        first = next((i for i, r in enumerate(c.rulings) if r.spinout), None)
+        followed += first is not None and any(i > first for i in legends)
+    assert spun >= 3 and followed >= 1  # a spin-out with Legends' sentences after it

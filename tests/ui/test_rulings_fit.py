@@ -178,6 +178,31 @@ def test_a_full_box_keeps_what_undo_took_back(ui) -> None:
         assert box.texture_size[1] <= box.height + 1
 
 
+def test_a_full_box_keeps_a_spin_out_followed_by_the_legends(ui) -> None:
+    """A driver's spin-out, then eight Legends' sentences, in a box too small for all: the
+    spin-out stays (the table takes its Stress cards and drops its gear), with the last
+    sentences that fit and "+N more". Found by a table test: in a Legends round a driver's
+    spin-out sat behind "+8 more"."""
+    from types import SimpleNamespace
+
+    spin = ("Speed 9 through a limit-4 corner needs 5 Heat but the engine has 2: Ana pays 2, "
+            "spins out to space 19, takes 2 Stress and drops to 1st gear.")
+    sentences = ["Ana crossed no Corner Line.", spin] + [
+        f"Legend {colour} moves 12 spaces and stops 2 spaces short of corner 2."
+        for colour in ("Black", "Grey", "Blue", "Green", "Yellow", "Red", "White", "Pink")]
+    rulings = [SimpleNamespace(text=t, placement=False, headline=False, spinout=t == spin)
+               for t in sentences]
+    with _small_box(ui, rulings) as box:
+        assert box.shown[0] == spin and box.left_out >= 1
+        tail = box.shown[1:]  # then the last sentences that fit, if any
+        assert tail == (sentences[-len(tail):] if tail else [])
+        assert box.texture_size[1] <= box.height + 1
+    unmarked = [SimpleNamespace(text=t, placement=False, headline=False, spinout=False)
+                for t in sentences]
+    with _small_box(ui, unmarked) as box:  # the rule that keeps it, not room to spare
+        assert spin not in box.shown
+
+
 @contextmanager
 def _small_box(ui, rulings):
     """A ruling box 420 px wide with room for four small lines and a bit, over the window,

@@ -96,6 +96,10 @@ class Ruling:
     same in that car's row, so the box may leave it out when room is short."""
     headline: bool = False
     """What an Undo or Redo took back or brought back: shown even when room is short."""
+    spinout: bool = False
+    """A car's spin-out or elimination: shown even when room is short (in a Legends round
+    eight Legend sentences may follow a driver's spin-out, whose Stress cards the table
+    must take)."""
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ input, in order. When they do not all fit at body size, the box first lets the f
 the small size, then leaves out the sentences that only say where a car goes (the race order's
 Space column lights those cars), then shows the last sentences that fit whole (how the input
 ended: a spin-out after a Slipstream, not the space the Slipstream reached) and "+N more: tap
-here"; a tap on the box shows every sentence over the screen (:class:`RulingsOverlay`). The box
+here", keeping an Undo's or Redo's headline and every spin-out wherever they stand (a driver's
+spin-out followed by eight Legends' moves); a tap on the box shows every sentence over the
+screen (:class:`RulingsOverlay`). The box
 is as tall as the longest sentence the engine produces needs at body size, in every language
 (``tests/ui/test_rulings_fit.py``), so any one sentence fits whole.
 
@@ -180,11 +182,11 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
         if self.width <= 1 or self.height <= 1:
             return
         sentences = [r.text for r in self._rulings]
-        without_places = [r.text for r in self._rulings if not r.placement]
+        without_places = [r for r in self._rulings if not r.placement]
         error = [self._error] if self._error else []
         width, height = self.width, self.height
         choice: tuple[list[str], float] | None = None
-        for texts in (sentences, without_places):
+        for texts in (sentences, [r.text for r in without_places]):
             for size in (app.fs, app.fs_small):
                 if self._fits(error + texts, size, width, height):
                     choice = (texts, size)
@@ -195,13 +197,15 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
         note: list[str] = []
         if choice is None:  # the last sentences that fit whole, then "+N more" (the last
             size = app.fs_small  # say how the input ended: a spin-out, the finish; the ones
-            # before, how it went, may contradict the table), after the headline of an Undo
-            # or Redo ("Undone: ..."), which is kept
-            headline = any(getattr(r, "headline", False) for r in self._rulings)
-            texts = self._first_and_last(error, sentences, without_places, size, width,
-                                         height, keep_first=headline) or (
-                self._first_and_last(error, sentences, without_places, size, width, height,
-                                     keep_first=False))
+            # before, how it went, may contradict the table), with the headline of an Undo
+            # or Redo ("Undone: ...") and every spin-out, which are kept
+            kept = [bool(getattr(r, "headline", False) or getattr(r, "spinout", False))
+                    for r in without_places]
+            shown = [r.text for r in without_places]
+            texts = self._kept_and_last(error, sentences, shown, kept, size, width,
+                                        height) or (
+                self._kept_and_last(error, sentences, shown, [False] * len(shown), size,
+                                    width, height))
             left = len(sentences) - len(texts)
             note = [_("+{n} more: tap here").format(n=left)] if left else []
             choice = (texts, size)
@@ -218,28 +222,29 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
             label.color = colour
             label.height = sum(FIT.lines(t, size, width) for t in lines) * FIT.line_height(size)
 
-    def _first_and_last(self, error: list[str], sentences: list[str],
-                        shown: list[str], size: float, width: float, height: float, *,
-                        keep_first: bool) -> list[str]:
-        """Of ``shown`` (the sentences but the placements): its first (``keep_first``: an
-        Undo's or Redo's headline) and as many of its last as fit whole with the refusal and
-        "+N more" ([] when not even the first fits)."""
-        head = shown[:1] if keep_first else []
-        rest = shown[len(head):]
+    def _kept_and_last(self, error: list[str], sentences: list[str], shown: list[str],
+                       kept: list[bool], size: float, width: float, height: float,
+                       ) -> list[str]:
+        """Of ``shown`` (the sentences but the placements), in their order: every one marked
+        ``kept`` (an Undo's or Redo's headline, a spin-out) and as many of the last of the
+        others as fit whole with the refusal and "+N more" ([] when the kept ones alone do
+        not fit)."""
+        chosen = {index for index, keep in enumerate(kept) if keep}
 
-        def note(count: int) -> list[str]:
-            more = len(sentences) - count
-            return [_("+{n} more: tap here").format(n=more)] if more else []
+        def texts(indices: set[int]) -> list[str]:
+            more = len(sentences) - len(indices)
+            note = [_("+{n} more: tap here").format(n=more)] if more else []
+            return error + [shown[i] for i in sorted(indices)] + note
 
-        if head and not self._fits(error + head + note(1), size, width, height):
+        if chosen and not self._fits(texts(chosen), size, width, height):
             return []
-        tail: list[str] = []
-        for text in reversed(rest):
-            candidate = head + [text] + tail
-            if not self._fits(error + candidate + note(len(candidate)), size, width, height):
+        for index in reversed(range(len(shown))):
+            if index in chosen:
+                continue
+            if not self._fits(texts(chosen | {index}), size, width, height):
                 break
-            tail.insert(0, text)
-        return head + tail
+            chosen.add(index)
+        return [shown[i] for i in sorted(chosen)]
 
     def _fits(self, texts: list[str], size: float, width: float, height: float) -> bool:
         lines = sum(FIT.lines(text, size, width) for text in texts)
