@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import tracks
 from companion.ui.widgets.lookup import find, walk
 
 pytestmark = pytest.mark.ui
@@ -132,6 +133,27 @@ def test_new_race_fits_one_screen_with_every_module_on(ui, app800, language: str
     assert summary.texture_size[1] <= 2 * FIT.line_height(summary.font_size) + 1, summary.text
     assert layout_problems(app, f"newrace modules [{language}]") == []
     assert _shown(find(screen, "track prev"))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_track_s_name_is_written_whole_on_new_race(ui, app800, language: str) -> None:
+    """Every bundled track's name, in each language, whole on New race at 800x480: a long
+    one in a smaller font, never cut (a table test saw "남아프리카 공화국" cut to
+    "남아프...공화국")."""
+    from companion.ui.widgets.text_fit import FIT
+
+    app = app800
+    app.set_language(language)
+    screen = _new_race(ui, 2, 0, 0)
+    label = find(screen, "track name")
+    seen = set()
+    for _ in range(len(tracks.bundled_track_ids())):
+        ui.pump(2)
+        seen.add(label.text)
+        assert FIT.width(label.text, label.font_size) <= label.width - 4 + 0.5, label.text
+        assert label.font_size >= app.fs
+        ui.player.press("track next")
+    assert len(seen) == len(tracks.bundled_track_ids())
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

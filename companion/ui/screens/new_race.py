@@ -157,6 +157,15 @@ class NewRaceScreen(PagedScreen):
 
     # --- drawing -----------------------------------------------------------------------------
 
+    @staticmethod
+    def name_size(text: str, width: float, size: float, smallest: float) -> float:
+        """The track's name whole on one line in ``width``: ``size``, or smaller down to
+        ``smallest`` (then cut with "..."); a table test saw the Korean "남아프리카 공화국"
+        cut to "남아프...공화국" at 800x480."""
+        wanted = FIT.width(text, size) if text else 0.0
+        room = width - 4  # the label's own padding
+        return max(smallest, size * room / wanted) if wanted > room > 0 else size
+
     def refresh(self) -> None:
         form, info = self.form, self.info
         track = info.track
