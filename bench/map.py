@@ -61,7 +61,7 @@ def main() -> int:
     from companion.ui.app import HeatApp
     from companion.ui.demo.player import TablePlayer
     from companion.ui.demo.table_shots import SIX, start
-    from companion.ui.widgets import track_map
+    from companion.ui.widgets import map_words, track_map
 
     def pump(frames: int = 2) -> None:
         for _ in range(frames):
@@ -89,7 +89,7 @@ def main() -> int:
 
             def redraw_track(fresh: bool, the_map: Any = the_map) -> None:
                 if fresh:
-                    track_map._plan.cache_clear()
+                    map_words._plan.cache_clear()
                 the_map._static_key = None
                 the_map._cars_key = None
                 the_map.redraw()
@@ -112,7 +112,7 @@ def main() -> int:
             zoomed = screen.map_zoom.map
 
             def redraw_zoomed(zoomed: Any = zoomed) -> None:
-                track_map._plan.cache_clear()
+                map_words._plan.cache_clear()
                 zoomed._static_key = None
                 zoomed._cars_key = None
                 zoomed.redraw()

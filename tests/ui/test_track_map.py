@@ -757,7 +757,7 @@ def test_a_text_s_ink_is_read_back_once(ui, monkeypatch) -> None:
     """Where a text is inked is read back from its texture (about 0.3 ms a text) once per text
     and style: the same in every colour, and a track drawn again with the same words (a theme
     change, another track's numbers) reads nothing back."""
-    from companion.ui.widgets import track_map as module
+    from companion.ui.widgets import map_words as module
 
     reads = []
     real = module.ink_box

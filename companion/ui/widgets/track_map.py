@@ -14,7 +14,8 @@ the numbers' colour (a corner marker's is dashed, in the ring's colour), else le
 than drawn over something. A car is drawn bigger than its lane (to be seen from across the
 table) and may reach over the words beside its spot: a word a car overlaps is drawn again
 over the cars (a number on a backing of the map's colour, a corner's marker whole), so the
-space a car stands on keeps its number in sight.
+space a car stands on keeps its number in sight. The words themselves, rendered, placed and
+drawn, are :mod:`.map_words`'s.
 
 The track (a few hundred canvas instructions) is drawn once into an :class:`~kivy.graphics.Fbo`
 and shown as one textured rectangle, redrawn only when the size, track, theme or text size
@@ -29,16 +30,14 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any
 
 from kivy.app import App
-from kivy.core.text import Label as CoreLabel
 from kivy.graphics import (
     ClearBuffers,
     ClearColor,
     Color,
-    Ellipse,
     Fbo,
     Line,
     Quad,
@@ -57,35 +56,24 @@ from kivy.uix.widget import Widget
 from companion.engine import RaceState, Track
 
 from ..views.map_clearance import Box
-from ..views.map_labels import Plan, fitted_plan, plan_labels
+from ..views.map_labels import Plan, fitted_plan
 from ..views.map_spots import (
     BAND_STEPS,
     CORNER_LINE,
     CORNER_LINE_WIDTH,
     FINISH_LINE,
     FINISH_LINE_WIDTH,
-    LEADER_WIDTH,
-    CornerPlace,
 )
 from ..views.names import COLOUR_RGB
 from ..views.track_shapes import MapGeometry, geometry_for
 from .car_marks import HALO, RING_GAP, TURN_RING_WIDTH, CarMarks, CarSpot
-from .measure import READABLE_PX
-
-
-def corner_label_size(app: Any) -> float:
-    """The corners' numbers and limits on the map: readable (:data:`.measure.READABLE_PX`)."""
-    return max(READABLE_PX, float(app.fs_small) * 0.95)
-
-
-RING_WIDTH = 1.6
-"""The line of a corner's speed-limit ring (it reaches this far outside the ring)."""
-
-NUMBER_BACKING = 2.0
-"""Pixels of backing around a space number drawn again over a car."""
-
-SPACE_LABEL_EVERY = 5
-"""Space numbers are written on every fifth space (and at every corner)."""
+from .map_words import (  # noqa: F401 - labelled_spaces: the map's words, as the tests read them
+    DrawnWords,
+    Words,
+    corner_label_size,
+    labelled_spaces,
+    zoom_badge_box,
+)
 
 
 def race_line_lane(track: Track, space: int) -> int:
@@ -98,134 +86,6 @@ def race_line_lane(track: Track, space: int) -> int:
         if corner.line_after < space and corner.race_line_lane:
             lane = corner.race_line_lane
     return lane
-
-
-def labelled_spaces(track: Track) -> list[int]:
-    """The spaces whose number the map writes, in the order they are placed: the space before
-    each Corner Line (where the rulings' corners are) first, then every fifth."""
-    corners = sorted({c.line_after for c in track.corners})
-    fifths = range(SPACE_LABEL_EVERY, track.spaces + 1, SPACE_LABEL_EVERY)
-    return corners + [s for s in fifths if s not in corners]
-
-
-def _label(text: str, size: float, rgba: Any, bold: bool = False) -> Any:
-    label = CoreLabel(text=text, font_size=size, color=rgba, bold=bold)
-    label.refresh()
-    return label
-
-
-def ink_box(texture: Any) -> tuple[int, int, int, int]:
-    """Where the glyphs of a text's texture are inked, from its lower left corner as drawn:
-    ``(left, bottom, right, top)`` (a label's texture has empty rows above and below the
-    digits; the map places the ink, not the empty rows)."""
-    return _ink_box(bytes(texture.pixels), *texture.size)
-
-
-_INKS: dict[tuple[str, str], tuple[int, int, int, int]] = {}
-""":func:`label_ink` by text and style."""
-
-
-def label_ink(label: Any) -> tuple[int, int, int, int]:
-    """:func:`ink_box` of a rendered core label's texture, read once per text and style (font,
-    size, boldness...; not its colour: every theme's text colours are opaque, and where an
-    opaque colour inks a pixel does not depend on which colour it is). Reading a texture's
-    pixels back from the GPU costs about 0.3 ms a text here; a track drawn again with the same
-    words (another track, a theme, the map opened over the window) reads none back."""
-    style = repr(sorted((k, v) for k, v in label.options.items() if k != "color"))
-    key = (label.text, style)
-    ink = _INKS.get(key)
-    if ink is None:
-        if len(_INKS) >= 4096:  # a bound far above the texts the app draws
-            _INKS.clear()
-        ink = _INKS[key] = ink_box(label.texture)
-    return ink
-
-
-@lru_cache(maxsize=256)
-def _ink_box(pixels: bytes, width: int, height: int) -> tuple[int, int, int, int]:
-    rows = [y for y in range(height) if any(pixels[(y * width) * 4 + 3:(y + 1) * width * 4:4])]
-    columns = [x for x in range(width) if any(pixels[x * 4 + 3::width * 4])]
-    if not rows or not columns:
-        return 0, 0, width, height
-    # The texture's rows run top down; the canvas's y runs up.
-    return columns[0], height - rows[-1] - 1, columns[-1] + 1, height - rows[0]
-
-
-class _Marker:
-    """A corner's marker as drawn: its number's square and its limit's ring, each as wide as
-    its text needs (a two-digit limit makes the ring an oval) and never under the readable
-    size."""
-
-    def __init__(self, number: int, limit: int, app: Any, scale: float = 1.0) -> None:
-        size = corner_label_size(app) * scale
-        self.number = number
-        self.box = size * 1.15
-        """The square's height (and the ring's)."""
-        self.number_label = _label(str(number), size, app.c_accent_fg, bold=True)
-        self.limit_label = _label(str(limit), size, app.c_fg, bold=True)
-        self.number_ink = label_ink(self.number_label)
-        """Where the number's glyphs are inked (:func:`ink_box`): found once, used at every
-        drawing of the marker, over the cars too."""
-        self.limit_ink = label_ink(self.limit_label)
-        x0, y0, x1, y1 = self.number_ink
-        self.square = max(self.box, x1 - x0 + 4)
-        x0, y0, x1, y1 = self.limit_ink
-        # The ink's corners inside the ring's line: (w/2 / a)^2 + (h/2 / b)^2 <= 1.
-        b = self.box / 2 - RING_WIDTH - 0.5
-        room = 1 - ((y1 - y0) / 2 / b) ** 2
-        a = (x1 - x0) / 2 / math.sqrt(room) if room > 0.05 else self.box
-        self.ring = max(self.box, 2 * (a + RING_WIDTH + 0.5))
-
-    @property
-    def width(self) -> float:
-        return self.square + 2 + self.ring + RING_WIDTH
-
-    @property
-    def height(self) -> float:
-        return self.box + 2 * RING_WIDTH
-
-
-@lru_cache(maxsize=32)
-def _plan(geometry: MapGeometry, bounds: tuple[float, float, float, float],
-          corners: tuple[tuple[int, float, float], ...],
-          numbers: tuple[tuple[int, float, float], ...],
-          reserved: tuple[tuple[float, float, float, float], ...] = ()) -> Plan:
-    """The words' places, worked out once per track, size and font (not again when only the
-    theme changes)."""
-    return plan_labels(geometry, bounds, corners, numbers, reserved=reserved)
-
-
-def zoom_badge_box(left: float, top: float, app: Any) -> tuple[float, float, float, float]:
-    """Where a map that opens larger on a tap draws its magnifier: in its top left corner
-    (away from the prompt beside the map's right edge), a corner marker and a half tall."""
-    size = round(corner_label_size(app) * 1.6)
-    return left + 2, top - 2 - size, left + 2 + size, top - 2
-
-
-class _Words:
-    """The words a track's map writes (each corner's marker, the space numbers), rendered
-    once for the plans a drawing tries (:func:`.map_labels.fitted_plan`)."""
-
-    def __init__(self, track: Track, app: Any, track_map: TrackMap) -> None:
-        scale = track_map.text_scale
-        self.number_size = max(READABLE_PX, app.fs_small * 0.9) * scale
-        self.numbers = {space: _label(str(space), self.number_size, app.c_muted)
-                        for space in labelled_spaces(track)}
-        self.inks = {space: label_ink(label) for space, label in self.numbers.items()}
-        self.markers = [_Marker(number, corner.limit, app, scale)
-                        for number, corner in enumerate(track.corners, start=1)]
-        self.corners = tuple((c.line_after, m.width, m.height)
-                             for c, m in zip(track.corners, self.markers, strict=True))
-        self.sizes = tuple((space, x1 - x0, y1 - y0)
-                           for space, (x0, y0, x1, y1) in self.inks.items())
-        badge = (zoom_badge_box(track_map.x, track_map.top, app) if track_map.zoom_badge
-                 else None)
-        self.reserved = (badge,) if badge is not None else ()
-
-    def plan(self, track_map: TrackMap, geometry: MapGeometry) -> Plan:
-        """Where the words go on the track drawn as ``geometry`` in ``track_map``."""
-        bounds = (track_map.x + 1, track_map.y + 1, track_map.right - 1, track_map.top - 1)
-        return _plan(geometry, bounds, self.corners, self.sizes, self.reserved)
 
 
 WATER_RGB = (0.22, 0.5, 0.92)
@@ -267,12 +127,6 @@ class TrackMap(Widget):  # type: ignore[misc]
         self.on_tap: Callable[[], None] | None = None
         """Called on a tap on the map (a touch that starts and ends on it)."""
         self.marker_positions: dict[str, tuple[float, float]] = {}
-        self.corner_labels: dict[int, tuple[float, float]] = {}
-        """Corner number -> where its badge is (for the tests)."""
-        self.space_labels: dict[int, tuple[float, float]] = {}
-        """Space -> the middle of its number, for the spaces whose number is drawn."""
-        self.spaces_left_out: list[int] = []
-        """Spaces whose number found no clear spot (left out rather than drawn over)."""
         self.geometry: MapGeometry | None = None
         self.special: dict[str, list[int]] = {}
         """The spaces drawn apart at the last drawing of the track: ``flooded``, ``tunnel``."""
@@ -286,11 +140,29 @@ class TrackMap(Widget):  # type: ignore[misc]
         self.words_over_cars: list[str] = []
         """The words drawn again over the cars at the last redraw (``space 5``, ``corner 2``;
         for the tests)."""
-        self._drawn_words: list[tuple[Box, str, Callable[[Any], None]]] = []
-        """Every word on the track: its box, its name and how to draw it again."""
-        self.texts: list[tuple[str, float]] = []
-        """Every text drawn on the track (corner numbers and limits, space numbers) and its
-        size in px (the tests check it is readable)."""
+        self.words = DrawnWords()
+        """The words of the track as last drawn: their texts, places and how to draw each
+        again over the cars (:class:`.map_words.DrawnWords`)."""
+
+    @property
+    def texts(self) -> list[tuple[str, float]]:
+        """Every text drawn on the track and its size in px."""
+        return self.words.texts
+
+    @property
+    def corner_labels(self) -> dict[int, tuple[float, float]]:
+        """Corner number -> where its badge is."""
+        return self.words.corner_labels
+
+    @property
+    def space_labels(self) -> dict[int, tuple[float, float]]:
+        """Space -> the middle of its number, for the spaces whose number is drawn."""
+        return self.words.space_labels
+
+    @property
+    def spaces_left_out(self) -> list[int]:
+        """Spaces whose number found no clear spot (left out rather than drawn over)."""
+        return self.words.spaces_left_out
 
     def _restyle(self, *_args: Any) -> None:
         self._trigger()
@@ -327,12 +199,11 @@ class TrackMap(Widget):  # type: ignore[misc]
         self._cars_key = cars_key
         self.marker_positions = {}
         if key != self._static_key:
-            words = _Words(state.track, app, self)
+            words = Words(state.track, app, self)
             self.geometry, plan = fitted_plan(partial(self._fit, state.track),
                                               partial(words.plan, self))
             self.canvas.before.clear()
-            self.texts = []
-            self._drawn_words = []
+            self.words = DrawnWords()
             self._fbo = self._render_track(state, words, plan, app)
             with self.canvas.before:
                 Color(1, 1, 1, 1)
@@ -368,7 +239,7 @@ class TrackMap(Widget):  # type: ignore[misc]
                 return True
         return False
 
-    def _render_track(self, state: RaceState, words: _Words, plan: Plan, app: Any) -> Any:
+    def _render_track(self, state: RaceState, words: Words, plan: Plan, app: Any) -> Any:
         """The track drawn once into an offscreen texture the size of the widget, its words
         where ``plan`` puts them."""
         size = (max(1, int(math.ceil(self.width))), max(1, int(math.ceil(self.height))))
@@ -408,7 +279,7 @@ class TrackMap(Widget):  # type: ignore[misc]
                              ay + any_ * half, bx + bnx * half, by + bny * half,
                              bx - bnx * half, by - bny * half])
 
-    def _draw_track(self, track: Track, words: _Words, plan: Plan, app: Any,
+    def _draw_track(self, track: Track, words: Words, plan: Plan, app: Any,
                     target: Any) -> None:
         geometry = self.geometry
         assert geometry is not None
@@ -441,52 +312,7 @@ class TrackMap(Widget):  # type: ignore[misc]
                 (x, y), (nx, ny) = geometry.line_after(corner.line_after)
                 Line(points=[x - nx * reach, y - ny * reach, x + nx * reach, y + ny * reach],
                      width=CORNER_LINE_WIDTH)
-            self._words(words, plan, app)
-
-    def _words(self, words: _Words, plan: Plan, app: Any) -> None:
-        """The corners' markers and the space numbers, where ``plan``
-        (:func:`.map_labels.plan_labels`) puts them: clear of the track, of each other and of
-        the map's edges."""
-        markers, numbers, inks = words.markers, words.numbers, words.inks
-        number_size = words.number_size
-        self.corner_labels = {}
-        for marker, place in zip(markers, plan.corners, strict=True):
-            self.corner_labels[marker.number] = self._marker(marker, place, app)
-            self._drawn_words.append((place.box, f"corner {marker.number}",
-                                      partial(self._marker_again, marker, place)))
-        self.space_labels = {}
-        self.spaces_left_out = list(plan.left_out)
-        for space, (left, bottom, right, top) in plan.numbers.items():
-            label = numbers[space]
-            x0, y0, _x1, _y1 = inks[space]
-            if space in plan.leaders:
-                (ax, ay), (bx, by) = plan.leaders[space]
-                Color(*app.c_muted)
-                Line(points=[ax, ay, bx, by], width=LEADER_WIDTH)
-            self.texts.append((str(space), number_size))
-            self.space_labels[space] = ((left + right) / 2, (bottom + top) / 2)
-            Color(1, 1, 1, 1)
-            Rectangle(texture=label.texture, size=label.texture.size,
-                      pos=(left - x0, bottom - y0))
-            self._drawn_words.append(
-                ((left, bottom, right, top), f"space {space}",
-                 partial(self._number_again, label.texture, (left, bottom, right, top),
-                         (left - x0, bottom - y0))))
-
-    def _marker_again(self, marker: _Marker, place: CornerPlace, app: Any) -> None:
-        """A corner's marker over the cars (its leader stays under them)."""
-        self._marker(marker, place, app, again=True)
-
-    @staticmethod
-    def _number_again(texture: Any, box: Box, at: tuple[float, float], app: Any) -> None:
-        """A space number over the cars: on a backing of the map's colour, a little larger
-        than its ink, so it reads over a car's colour."""
-        left, bottom, right, top = box
-        Color(*app.c_bg[:3], 0.85)
-        Rectangle(pos=(left - NUMBER_BACKING, bottom - NUMBER_BACKING),
-                  size=(right - left + 2 * NUMBER_BACKING, top - bottom + 2 * NUMBER_BACKING))
-        Color(1, 1, 1, 1)
-        Rectangle(texture=texture, size=texture.size, pos=at)
+            self.words.draw(words, plan, app)
 
     def _magnifier(self, box: tuple[float, float, float, float], app: Any) -> None:
         """A magnifying glass in ``box``: the map opens larger on a tap."""
@@ -518,41 +344,6 @@ class TrackMap(Widget):  # type: ignore[misc]
     @property
     def _touch_key(self) -> str:
         return f"track map {id(self)}"
-
-    def _marker(self, marker: _Marker, place: CornerPlace, app: Any,
-                again: bool = False) -> tuple[float, float]:
-        """A corner's number in a filled square (as the rulings say it) and its speed limit in
-        a ring beside it (as on a road sign), in ``place``; joined to its Corner Line by a
-        dashed leader when it had to move away. Returns the point between the two. ``again``:
-        drawn once more over the cars (no leader, its texts already counted)."""
-        if not again and place.leader is not None:
-            Color(*app.c_warn)
-            Line(points=[*place.leader[0], *place.leader[1]], width=LEADER_WIDTH,
-                 dash_length=3, dash_offset=2)
-        left, bottom = place.box[0], place.box[1] + RING_WIDTH
-        high = marker.box
-        Color(*app.c_accent)
-        Rectangle(pos=(left, bottom), size=(marker.square, high))
-        self._draw_label(marker.number_label, marker.number_ink, left + marker.square / 2,
-                         bottom + high / 2, again)
-        ring = left + marker.square + 2
-        Color(*app.c_bg)
-        Ellipse(pos=(ring, bottom), size=(marker.ring, high))
-        Color(*app.c_warn)
-        Line(ellipse=(ring, bottom, marker.ring, high), width=RING_WIDTH)
-        self._draw_label(marker.limit_label, marker.limit_ink, ring + marker.ring / 2,
-                         bottom + high / 2, again)
-        return left + marker.square + 1, bottom + high / 2
-
-    def _draw_label(self, label: Any, ink: tuple[int, int, int, int], cx: float, cy: float,
-                    again: bool = False) -> None:
-        """``label`` with the middle of its ``ink`` at (``cx``, ``cy``)."""
-        if not again:
-            self.texts.append((label.text, label.options["font_size"]))
-        x0, y0, x1, y1 = ink
-        Color(1, 1, 1, 1)
-        Rectangle(texture=label.texture, size=label.texture.size,
-                  pos=(round(cx - (x0 + x1) / 2), round(cy - (y0 + y1) / 2)))
 
     def _draw_cars(self, state: RaceState, app: Any) -> None:
         """Every car on its spot (:class:`.car_marks.CarMarks`: moved in place), then the words
@@ -591,7 +382,7 @@ class TrackMap(Widget):  # type: ignore[misc]
             reaches.append((x - reach, y - reach, x + reach, y + reach))
             spots.append(CarSpot(car.id, car.legend, True, x, y, moved, current, colour))
         again = []
-        for box, name, draw in self._drawn_words:
+        for box, name, draw in self.words.drawn:
             if any(_overlap(box, car) for car in reaches):
                 again.append(partial(draw, app))
                 self.words_over_cars.append(name)
