@@ -294,3 +294,40 @@ def test_the_lap_chart_numbers_its_rounds_apart() -> None:
     assert round_step(16, 300, 26) == 2
     assert round_step(40, 300, 26) == 5
     assert round_step(200, 300, 26) == 20
+
+
+def test_a_standalone_race_s_results_have_no_gap_where_standings_would_be(ui) -> None:
+    """Standings is for a season's race only: for a race of no season it is out of the button
+    row, and the other buttons share the row (a table test saw a gap in its place); for a
+    season's race it is back, before Home."""
+    from companion.ui.widgets.lookup import find_all
+
+    app = ui.app
+    form = RaceForm(seed=5)
+    form.first_race()
+    app.open_session(play_out(app.log().new_race(form.setup(tracks.load_track("usa")))))
+    ui.pump(2)
+    screen = app.sm.current_screen
+    assert find_all(screen, "standings") == []
+    row = find(screen, "home").parent
+    names = [getattr(b, "test_name", "") for b in reversed(row.children)]
+    assert names == ["export", "races", "home"]
+    spacing = row.spacing[0] if isinstance(row.spacing, list | tuple) else row.spacing
+    used = sum(b.width for b in row.children) + spacing * (len(row.children) - 1)
+    assert used == pytest.approx(row.width - row.padding[0] - row.padding[2], abs=1)
+    app.show("start")
+    ui.pump(2)
+    ui.player.press("championship")  # a season's race: Standings is back, before Home
+    ui.player.press("season 1961")
+    ui.player.press("create season")
+    from companion.ui.views.next_race import plan_next_race
+
+    store = app.season_store()
+    plan = plan_next_race(store, app.season_id, seed=5)
+    assert plan is not None
+    app.open_session(play_out(store.start_race(plan.season_id, plan.setup({}))))
+    ui.pump(2)
+    names = [getattr(b, "test_name", "") for b in reversed(row.children)]
+    assert names == ["export", "races", "standings", "home"]
+    ui.player.press("standings")
+    assert app.sm.current == "standings"

@@ -64,6 +64,10 @@ class ResultsScreen(BaseScreen):
         """The lap chart and saving still to do (the frame after a race's last tap)."""
         self._shown_race: str | None = None
         """The race whose results are on show."""
+        self._standings = self.ids.standings_button.__self__
+        """Standings (held here: the screen's ``ids`` hold it weakly, and it is taken out of
+        its row for a race of no season)."""
+        self._button_row = self._standings.parent
 
     def prepare(self) -> None:
         """Ready for the race on show: laid out at the screen manager's size as it will be
@@ -84,9 +88,14 @@ class ResultsScreen(BaseScreen):
 
     def _standings_button(self, shown: bool) -> None:
         """Standings, for a season's race only."""
-        button = self.ids.standings_button
-        button.disabled, button.opacity = not shown, 1 if shown else 0
-        button.size_hint_x = 1 if shown else 0.001
+        button = self._standings
+        button.disabled = not shown
+        if shown and button.parent is None:  # back before Home, the row's last button
+            self._button_row.add_widget(button, index=1)
+        elif not shown and button.parent is not None:
+            # out of the row, not an invisible button: the others share its room (a
+            # standalone race's row had a gap where Standings would be)
+            self._button_row.remove_widget(button)
 
     def _show_entries(self, count: int) -> None:
         """The first ``count`` rows in the finishing order's box (laid out at its width)."""
