@@ -99,6 +99,14 @@ def test_a_1961_season_race_and_its_standings(ui) -> None:
     doc = json.loads((folder / f"season-{season_id}-standings.json").read_text())
     assert doc["format"] == "heat-standings/1" and doc["season"]["played"] == 1
     assert find(screen, "next race").text == "Next race"
+    assert _season_line(ui, season_id).startswith("1961  (1 of 3 races played)\n")
+
+
+def _season_line(ui, season_id: str) -> str:
+    """The season's line in the Championship list (its name, where it is, its top three)."""
+    ui.app.show("seasons")
+    ui.pump(2)
+    return str(find(ui.app.sm.current_screen, f"open season {season_id}").parent.children[-1].text)
 
 
 def test_continue_resumes_a_season_race(ui) -> None:
@@ -109,6 +117,8 @@ def test_continue_resumes_a_season_race(ui) -> None:
     for _ in range(10):
         ui.player.step()
     expected = racefile.state_document(app.session.state)
+    # Where the season is, in words that cannot be read two ways (not "race 1 of 3").
+    assert _season_line(ui, season_id).startswith("1961  (race 1 of 3 under way)\n")
     app = ui.restart()
     assert app.season_id is None
     ui.player.press("continue")

@@ -8,16 +8,24 @@ from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
+from companion.i18n.counts import fill
 
 from ..views.names import car_name, track_title
 from ..widgets.basic import Btn, ToneLabel
 from .base import BaseScreen
 
 
-def season_status(summary: Any) -> str:
+def season_status(summary: Any, running: bool) -> str:
+    """Where a season is: "not started", "race 2 of 3 under way" (a race started and not
+    over), "1 of 3 race(s) played" (the next not started yet). A table test read "race 1 of
+    3" as both "race 1 is on" and "race 1 is done"."""
     if summary.started == 0:
         return _("not started")
-    return _("race {n} of {races}").format(n=summary.started, races=summary.races)
+    if running:
+        return _("race {n} of {races} under way").format(n=summary.started,
+                                                         races=summary.races)
+    return fill(_("{played} of {races} race(s) played"), played=summary.started,
+                races=summary.races)
 
 
 SEASONS_SHOWN = 4
@@ -39,7 +47,7 @@ class SeasonsScreen(BaseScreen):
         for summary in stored[:self.shown]:
             season = app.season_store().season(summary.id)
             over = season.season.over
-            status = _("over") if over else season_status(summary)
+            status = _("over") if over else season_status(summary, season.running is not None)
             text = f"{summary.name}  ({status})\n" + ", ".join(
                 f"{line.rank}. {car_name(line.car)} {line.points}"
                 for line in season.season.standings()[:3])
