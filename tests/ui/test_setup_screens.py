@@ -246,6 +246,41 @@ def test_new_season_fits_one_screen(ui, app800, language: str) -> None:
         assert screen.page == "setup"
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_custom_season_s_track_and_event_step_both_ways(ui, app800, language: str) -> None:
+    """A custom race's track and event step forward on a tap and back on "<" beside them
+    (35 events: a table test had to go round them all to go back one), and every event's
+    name fits its button at 800x480, with "<" a full touch target."""
+    from companion.engine.modules import EVENTS
+
+    app = app800
+    app.set_language(language)
+    app.show("start")
+    ui.player.press("championship")
+    screen = app.screen("newseason")
+    screen.new_form("custom")
+    app.show("newseason")
+    ui.player.press("season races details")
+    race = screen.form.races[0]
+    ids = tracks.bundled_track_ids()
+    first = race.track
+    ui.player.press("race 0 track prev")
+    assert race.track == ids[(ids.index(first) - 1) % len(ids)]
+    ui.player.press("race 0 track")
+    assert race.track == first
+    seen = set()
+    for _ in range(len(EVENTS) + 1):  # every event, back from "No event" to "No event"
+        ui.player.press("race 0 event prev")
+        seen.add(race.event)
+        where = f"custom season {race.event} [{language}]"
+        # the races' page is a list that scrolls (up to 8 races): what counts is text cut or
+        # a control too small or on another
+        assert [p for p in layout_problems(app, where) if not p.endswith(" scrolls")] == []
+    assert race.event is None and seen == set(EVENTS) | {None}
+    ui.player.press("race 0 event")
+    assert race.event is not None
+
+
 def test_a_seasons_races_are_explained(ui, app800) -> None:
     app = app800
     ui.player.press("championship")
