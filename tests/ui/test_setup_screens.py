@@ -281,6 +281,31 @@ def test_a_custom_season_s_track_and_event_step_both_ways(ui, app800, language: 
     assert race.event is not None
 
 
+def test_two_drivers_of_one_name_are_refused_with_the_reason(ui, app800) -> None:
+    """Every ruling names the cars: two drivers called "Ana" (or "ana ") would make each
+    ambiguous, so New race and New season refuse them and say why (a table test found them
+    accepted)."""
+    app = app800
+    screen = _new_race(ui, 2, 0)
+    ui.player.find("name 0").text = "Ana"
+    ui.player.find("name 1").text = " ana"
+    ui.player.press("start race")
+    assert app.sm.current == "newrace"
+    assert find(screen, "problem").text == (
+        "Two drivers are named ana: give each a name of their own (the rulings name the cars).")
+    ui.player.find("name 1").text = "Ben"
+    ui.player.press("start race")
+    assert app.sm.current == "race"
+    app.show("start")
+    ui.player.press("championship")
+    ui.player.press("season 1961")
+    for index in range(2):
+        ui.player.find(f"name {index}").text = "Mia"
+    ui.player.press("create season")
+    assert app.sm.current == "newseason"
+    assert find(app.sm.current_screen, "problem").text.startswith("Two drivers are named Mia")
+
+
 def test_a_seasons_races_are_explained(ui, app800) -> None:
     app = app800
     ui.player.press("championship")

@@ -92,6 +92,18 @@ class DriverList:
 
     # --- why a control is greyed out (a tap on it says so) -------------------------------
 
+    def same_names(self) -> str:
+        """Why the drivers' names cannot stand, or "": two drivers of one name (letter case
+        and spaces aside) make every ruling about either ambiguous ("Ana to space 12")."""
+        seen: set[str] = set()
+        for driver in self.drivers:
+            key = " ".join(driver.display_name.split()).casefold()
+            if key in seen:
+                return _("Two drivers are named {name}: give each a name of their own "
+                         "(the rulings name the cars).").format(name=driver.display_name)
+            seen.add(key)
+        return ""
+
     def why_no_more_cars(self) -> str:
         """Add driver (and Legends +) greyed: the cars are full."""
         return _("Six cars at most, drivers and Legends together: take one away first.")

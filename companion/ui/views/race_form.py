@@ -135,6 +135,8 @@ class RaceForm(DriverList):
         """Why the form cannot start a race, in words, or "" when it can."""
         if not self.drivers:
             return _("Add at least one driver.")
+        if self.same_names():
+            return self.same_names()
         try:
             from companion.engine import start_race
 

@@ -130,7 +130,7 @@ class SeasonForm(DriverList):
             if not race.playable:
                 return _("Race {n} ({track}) cannot be played: the track is not in the "
                          "app.").format(n=number, track=race.track)
-        return ""
+        return self.same_names()
 
 
 def race_words(number: int, race: Any) -> str:
