@@ -472,9 +472,25 @@ def test_read_only_storage_shows_the_races_and_refuses_inputs(
     step_to_input(harness)
     assert app.sm.current == "race" and app.session.state == state
     assert text(app, "error").startswith("Not recorded: The race log is read-only")
-    # A new race cannot be stored: the fault screen says so, and Back returns to the form.
+    # New race is greyed on Start, and says why when tapped (before a race is set up for
+    # nothing: a table test found it said only at Start race).
+    from test_disabled_why import _tap
+
+    from companion.ui.widgets.basic import current_hint
+
     app.show("start")
-    harness.player.set_up_race()
+    harness.pump()
+    button = app.sm.current_screen.ids.new_race_button
+    assert button.disabled
+    _tap(button)
+    harness.pump()
+    assert app.sm.current == "start"
+    assert current_hint().text == ("The storage is read-only. To play, make the storage "
+                                   "writable (check the card's lock switch).")
+    # A race set up all the same (the storage turned read-only on the way) cannot be stored:
+    # the fault screen says so, and Back returns to the form.
+    app.screen("newrace").open_setup()
+    app.show("newrace")
     tap(harness, "start race")
     assert shown(app)["title"] == "The storage is read-only"
     assert "Nothing was changed." in shown(app)["advice"]

@@ -18,6 +18,7 @@ from companion.i18n import _
 from companion.i18n.counts import fill
 
 from ..views.names import car_name, track_title
+from ..views.storage_fault import READ_ONLY, READ_ONLY_FIX, TITLES
 from ..widgets.basic import Btn, ToneLabel
 from .base import PagedScreen
 
@@ -71,6 +72,9 @@ class StartScreen(PagedScreen):
         if app.race_log is None:  # opened right after the first frame
             button.disabled, button.opacity, info.text, others.text = True, 0.35, "", ""
             return
+        new = self.ids.new_race_button
+        new.disabled = app.storage_read_only  # said here, before a race is set up for nothing
+        new.why_disabled = f"{_(TITLES[READ_ONLY])}. {_(READ_ONLY_FIX)}"
         unfinished = app.unfinished_races()
         target = unfinished[0] if unfinished else None
         button.disabled = target is None
