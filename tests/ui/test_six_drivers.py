@@ -236,3 +236,43 @@ def test_six_drivers_who_may_declare_a_clogged_hand_fit(ui, names, monkeypatch) 
             r.text for r in controller.view().rulings}
         assert messages.texture_size[1] <= messages.height + 1
     app.set_language("en")
+
+
+SIX_CJK = ("歐陽娜娜司馬長風上官婉兒", "司馬長風上官婉兒歐陽娜娜", "上官婉兒歐陽娜娜司馬長風",
+           "남궁민수황보영희제갈공명", "황보영희제갈공명남궁민수", "제갈공명남궁민수황보영희")
+
+
+@pytest.mark.parametrize("language", ["zh_TW", "ko"])
+def test_six_long_names_leave_the_map_room(ui, language: str) -> None:
+    """Six twelve-letter Chinese and Korean names: on two lines each, the race order took
+    the column and left the map a 60 px thumbnail whose corner markers sat on each other
+    (found by a table test). The table now keeps to its share of the column
+    (``TABLE_SHARE``): past it, a long name is cut on one line (the gear panel writes it
+    whole). Two such names, with room to spare, still take two lines, whole."""
+    from companion.ui.widgets import text_cache
+    from companion.ui.widgets.race_table import MIN_NAME_FONT, TABLE_SHARE
+
+    app = ui.app
+    app.set_language(language)
+    try:
+        start(app, SIX_CJK, 0, track="japan")
+        ui.pump(4)
+        screen = app.sm.current_screen
+        table, track_map = screen.ids.order, screen.ids.map
+        column = table.parent.height
+        assert table.height <= column * TABLE_SHARE + 1
+        assert track_map.height >= column * 0.3 and track_map.spaces_left_out == []
+        for car in app.controller.state.order:
+            name = find(screen, f"order name {car}")
+            name.texture_update()
+            assert len(text_cache.renderer(name)._cached_lines) == 1, name.text
+            assert name.font_size >= MIN_NAME_FONT
+        start(app, SIX_CJK[:2], 0, track="japan")
+        ui.pump(4)
+        screen = app.sm.current_screen
+        for car in app.controller.state.order:
+            name = find(screen, f"order name {car}")
+            name.texture_update()
+            assert not name.shorten and len(text_cache.renderer(name)._cached_lines) == 2
+    finally:
+        app.set_language("en")

@@ -13,7 +13,9 @@ Every column is as wide as its widest cell or header so far in the race (never c
 whatever the language; it does not narrow back, so cars leaving the grid's two-digit spaces
 move no column and re-render no name); the name takes the rest and its text shrinks to fit
 (never below the readable floor, :data:`MIN_NAME_FONT`: a longer name takes two lines, its row
-grows) rather than being cut.
+grows) rather than being cut, while the table keeps to :data:`TABLE_SHARE` of the column it
+shares with the map; past that, such a name is cut on one line (six twelve-letter Chinese
+names on two lines each left the map a thumbnail).
 Rows are built once per car count and updated in place (a plain box, no ScrollView: a
 stencil costs a measurable part of every frame on software GL). A tap on a row or on the
 header calls ``on_row(car)`` / ``on_header()`` (the screen explains what the row or the
@@ -44,6 +46,9 @@ COLUMNS = ("space", "lap", "gear", "heat", "stress", "sponsors")
 MIN_NAME_FONT = READABLE_PX
 """The smallest size a name is drawn at: the readable floor (:data:`.measure.READABLE_PX`).
 A name too long for one line at this size takes two (its row grows), before it is cut."""
+TABLE_SHARE = 0.62
+"""The most of its column the table takes with names on two lines (the map has the rest);
+past it, a name too long for one line is cut instead."""
 NAME_STEP = 0.5
 """How much a two-line name's font shrinks per try."""
 
@@ -116,7 +121,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         its widest cell and keeps that width (a cell that narrows again, "10 out" to "9 RL",
         moves no column: nothing in the table is laid out or rendered again for it)."""
         self._shown: tuple[object, ...] | None = None
-        self.bind(width=lambda *_a: self._fit())
+        self.bind(width=lambda *_a: self._fit(), parent=self._watch_column)
 
     @property
     def header_labels(self) -> list[Label]:
@@ -141,6 +146,12 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
 
     def on_touch_up(self, touch: Any) -> bool:
         return False
+
+    def _watch_column(self, *_args: Any) -> None:
+        """The column the table shares with the map: its height bounds the table's
+        (:data:`TABLE_SHARE`)."""
+        if self.parent is not None:
+            self.parent.bind(height=lambda *_a: self._fit())
 
     def row_height(self, size: float) -> float:
         return max(24.0, size * 1.75)
@@ -272,7 +283,8 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         if not self._rows or not self._header:
             return
         size = self._size
-        texts = (self.width, tuple(label.text for label in self._header),
+        column = float(self.parent.height) if self.parent is not None else 0.0
+        texts = (self.width, column, tuple(label.text for label in self._header),
                  tuple((name.text, *(c.text for c in cells))
                        for _line, _swatch, name, cells in self._rows))
         if texts == self._fitted:
@@ -297,8 +309,18 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             values += width
         self._header[0].padding = (size * 1.3 + 2, 0)  # over the names, after the swatches
         room = self.width - values - size * 1.3 - 2 * (len(self._header) - 1) - 4
-        for line, _swatch, name, _cells in self._rows:
-            font, lines = name_font(name.text, size, room)
+        fonts = [name_font(name.text, size, room) for _line, _swatch, name, _cells in self._rows]
+        rows = {id(line) for line, _s, _n, _c in self._rows}
+        others = sum(float(child.height) for child in self.children if id(child) not in rows)
+        tall = others + sum(max(self.row_height(size), FIT.line_height(font) * max(lines, 1) + 4)
+                            for font, lines in fonts)
+        if column and tall > column * TABLE_SHARE:
+            # Two-line names would leave the map a thumbnail (six twelve-letter Chinese names:
+            # 60 px of map at 800x480): each such name is cut on one line at the floor instead
+            # (the gear panel writes it whole; the colour's disc tells the cars apart).
+            fonts = [(MIN_NAME_FONT, 0) if lines == 2 else (font, lines)
+                     for font, lines in fonts]
+        for (line, _swatch, name, _cells), (font, lines) in zip(self._rows, fonts, strict=True):
             name.font_size = font
             name.shorten = lines == 0
             line.height = max(self.row_height(size), FIT.line_height(font) * max(lines, 1) + 4)
