@@ -233,3 +233,29 @@ def test_modules_draft_and_championship_screens_are_translated(ui, language: str
     screen.new_form("custom")
     screen.refresh()
     assert _english_words(_visible_texts(screen)) == [], _visible_texts(screen)
+
+
+def test_an_unnamed_driver_is_named_by_colour_in_the_language_of_the_moment(ui) -> None:
+    """A driver left unnamed is stored without a name and shown by the car's colour in the
+    language on screen: a race or season made in English reads "紅" or "빨강" after a switch,
+    not "Red" (the colour's name was frozen in the language it was made in)."""
+    from companion.ui.views.names import colour_name
+    from companion.ui.widgets.lookup import find
+
+    app = ui.app
+    ui.player.press("new race")
+    ui.player.press("start race")  # two drivers, red and blue, neither named
+    assert app.sm.current == "race"
+    assert all(not car.name or car.name == car.id for car in app.session.setup.cars)
+    try:
+        for language in ("zh_TW", "ko", "en"):
+            app.set_language(language)
+            ui.pump(2)
+            assert find(app.sm.current_screen, "order name red").text == colour_name("red")
+        app.set_language("ko")
+        app.show("start")
+        ui.pump(2)
+        assert colour_name("red") in find(app.sm.current_screen, "continue info").text
+        assert colour_name("red") == "빨강"
+    finally:
+        app.set_language("en")

@@ -118,8 +118,10 @@ def test_sponsorship_cards_name_their_owner(ui) -> None:
     humans = [c for c in state.cars if not c.legend]
     assert any(c.sponsors for c in humans)
     words = "\n".join(t for t in _texts(screen))
+    from companion.ui.views.names import car_label
+
     for car in humans:
-        name = car.name or car.id
+        name = car_label(state, car.id)  # an unnamed driver: the colour's name ("Red")
         cards = "card" if car.sponsors == 1 else "cards"
         assert f"{name} won {car.sponsors} Sponsorship {cards}" in words
     assert "\n0 Sponsorship" not in words and not any(

@@ -26,7 +26,14 @@ class Driver:
     @property
     def display_name(self) -> str:
         """The name typed, else the colour's name."""
-        return self.name.strip() or colour_name(self.colour)
+        return self.stored_name or colour_name(self.colour)
+
+    @property
+    def stored_name(self) -> str:
+        """The name the race or season keeps: the name typed (spaces trimmed), else "" for
+        a driver left unnamed, who is then shown by the colour's name in the language of the
+        moment ("Red", "紅", "빨강"), not frozen in the language the race was made in."""
+        return " ".join(self.name.split())
 
 
 def first_drivers() -> list[Driver]:

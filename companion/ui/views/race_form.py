@@ -113,7 +113,7 @@ class RaceForm(DriverList):
             if driver is None:
                 out.append(CarEntry(id=car, name="", legend=True))
             else:
-                out.append(CarEntry(id=car, name=driver.display_name, handicap=driver.handicap,
+                out.append(CarEntry(id=car, name=driver.stored_name, handicap=driver.handicap,
                                     mechanics=self.modules.mechanics_of(car),
                                     upgrades=tuple(dealt.get(car, ()))))
         return out

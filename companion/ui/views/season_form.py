@@ -111,7 +111,7 @@ class SeasonForm(DriverList):
     def cars(self) -> tuple[Any, ...]:
         from companion.engine import LEGEND_COLOURS, CarEntry
 
-        humans = tuple(CarEntry(id=d.colour, name=d.display_name, handicap=d.handicap)
+        humans = tuple(CarEntry(id=d.colour, name=d.stored_name, handicap=d.handicap)
                        for d in self.drivers)
         used = {d.colour for d in self.drivers}
         legends = tuple(CarEntry(id=c, legend=True)
