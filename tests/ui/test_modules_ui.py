@@ -52,6 +52,8 @@ def _modules_race(app, seed: int = 1):
 
 
 def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
+    from companion.ui.views.names import car_label
+
     app = ui.app
     app.open_session(_modules_race(app))
     screen = app.sm.current_screen
@@ -69,7 +71,8 @@ def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
             if car.legend or car.id not in app.controller.state.index:
                 continue
             if car.eliminated:
-                assert find(screen, f"order name {car.id}").text == f"{car.name} (out)"
+                name = car_label(state, car.id)  # unnamed: the colour's name ("Red")
+                assert find(screen, f"order name {car.id}").text == f"{name} (out)"
                 seen_out = True
             else:
                 assert find(screen, f"sponsors {car.id}").text == str(car.sponsors)
