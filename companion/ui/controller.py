@@ -37,6 +37,7 @@ from companion.engine import (
     Cooldown,
     DraftMove,
     EndTurn,
+    Explanation,
     LegendCard,
     Outcome,
     PayHeat,
@@ -99,10 +100,11 @@ MOVE_KINDS = frozenset({"position", "blocked", "spinout"})
 class Line:
     """One sentence of what the last input did, rendered in the language of the moment."""
 
-    __slots__ = ("car", "headline", "placement", "spinout", "text")
+    __slots__ = ("car", "headline", "placement", "short", "spinout", "text")
 
     def __init__(self, text: Text, car: str | None = None, placement: bool = False,
-                 headline: bool = False, spinout: bool = False) -> None:
+                 headline: bool = False, spinout: bool = False,
+                 short: Text | None = None) -> None:
         self.text = text
         self.car = car
         self.placement = placement
@@ -110,6 +112,17 @@ class Line:
         """An Undo's or Redo's first sentence (what it took back): kept in a full box."""
         self.spinout = spinout
         """A car's spin-out (and its elimination): kept in a full box."""
+        self.short = short
+        """The same in one short line, for a box with no room for the whole sentence."""
+
+
+def spinout_short(outcome: Outcome) -> Explanation:
+    """A spin-out in one short line ("Ana spins out to space 19: 2 Stress, 1st gear."), for a
+    ruling box with no room for the whole sentence (six drivers' gear cells leave it two
+    lines): what the table does, without the sums."""
+    params = outcome.why.params
+    return explain(N_("{car} spins out to space {space}: {stress} Stress, 1st gear."),
+                   car=params["car"], space=params["space"], stress=params["stress"])
 
 
 class RaceController:
@@ -284,7 +297,8 @@ class RaceController:
     @property
     def rulings(self) -> tuple[Ruling, ...]:
         """The same, sentence by sentence, with the car each one is about."""
-        return tuple(Ruling(line.text(), line.car, line.placement, line.headline, line.spinout)
+        return tuple(Ruling(line.text(), line.car, line.placement, line.headline, line.spinout,
+                            line.short() if line.short is not None else "")
                      for line in self._lines)
 
     @property
@@ -306,7 +320,8 @@ class RaceController:
             return lambda: render(why, at)
 
         lines = [Line(react_ruling(before, state, action, o) or say(o.why), o.car,
-                      o.kind in PLACEMENT_KINDS, spinout=o.kind in SPINOUT_KINDS)
+                      o.kind in PLACEMENT_KINDS, spinout=o.kind in SPINOUT_KINDS,
+                      short=say(spinout_short(o)) if o.kind == "spinout" else None)
                  for o in outcomes]
         if isinstance(action, EndTurn):
             car = state.car(action.car)

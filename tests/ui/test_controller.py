@@ -275,6 +275,9 @@ def test_a_spin_out_s_sentences_are_marked_to_be_kept(tmp_path, monkeypatch) -> 
         kept = [r.text for r in c.rulings if r.spinout]
         assert len(kept) == kinds.count("spinout") + kinds.count("eliminated")
         assert all(" spins out " in text for text in kept), kept
+        shorts = [r.short for r in c.rulings if r.short]  # each spin-out's one short line
+        assert len(shorts) == kinds.count("spinout")
+        assert all(" spins out to space " in s and s.endswith("1st gear.") for s in shorts)
         spun += len(kept)
         legends = [i for i, r in enumerate(c.rulings) if r.car and c.state.car(r.car).legend]
         first = next((i for i, r in enumerate(c.rulings) if r.spinout), None)

@@ -201,18 +201,27 @@ def test_a_full_box_keeps_a_spin_out_followed_by_the_legends(ui) -> None:
                 for t in sentences]
     with _small_box(ui, unmarked) as box:  # the rule that keeps it, not room to spare
         assert spin not in box.shown
+    # Two lines of room (six drivers' gear cells): the whole sentence and "+N more" do not
+    # fit, its short line does (a table test saw only "+3 more" there).
+    short = "Ana spins out to space 19: 2 Stress, 1st gear."
+    rulings = [SimpleNamespace(text=t, placement=False, headline=False, spinout=t == spin,
+                               short=short if t == spin else "") for t in sentences]
+    with _small_box(ui, rulings, lines=2.2) as box:
+        assert box.shown == [short] and box.left_out == len(sentences) - 1
+        assert box.texture_size[1] <= box.height + 1
+        assert spin in box._all  # a tap on the box shows the whole sentence
 
 
 @contextmanager
-def _small_box(ui, rulings):
-    """A ruling box 420 px wide with room for four small lines and a bit, over the window,
-    showing ``rulings`` (taken away after)."""
+def _small_box(ui, rulings, lines: float = 4.3):
+    """A ruling box 420 px wide with room for four small lines and a bit (``lines``), over
+    the window, showing ``rulings`` (taken away after)."""
     from kivy.core.window import Window
 
     from companion.ui.widgets.ruling_box import RulingBox
 
     box = RulingBox(size_hint=(None, None), width=420,
-                    height=4.3 * FIT.line_height(ui.app.fs_small), font_size=ui.app.fs)
+                    height=lines * FIT.line_height(ui.app.fs_small), font_size=ui.app.fs)
     Window.add_widget(box)
     try:
         box.show("", rulings)

@@ -100,6 +100,9 @@ class Ruling:
     """A car's spin-out or elimination: shown even when room is short (in a Legends round
     eight Legend sentences may follow a driver's spin-out, whose Stress cards the table
     must take)."""
+    short: str = ""
+    """The same in one short line (a spin-out without its sums), for a box with no room
+    for the whole sentence; "" when it has none."""
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@ the small size, then leaves out the sentences that only say where a car goes (th
 Space column lights those cars), then shows the last sentences that fit whole (how the input
 ended: a spin-out after a Slipstream, not the space the Slipstream reached) and "+N more: tap
 here", keeping an Undo's or Redo's headline and every spin-out wherever they stand (a driver's
-spin-out followed by eight Legends' moves); a tap on the box shows every sentence over the
-screen (:class:`RulingsOverlay`). The box
+spin-out followed by eight Legends' moves; a spin-out in its one short line when the whole
+sentence leaves no room: six drivers' gear cells leave the box two lines); a tap on the box
+shows every sentence over the screen (:class:`RulingsOverlay`). The box
 is as tall as the longest sentence the engine produces needs at body size, in every language
 (``tests/ui/test_rulings_fit.py``), so any one sentence fits whole.
 
@@ -202,10 +203,14 @@ class RulingBox(ButtonBehavior, BoxLayout):  # type: ignore[misc]
             kept = [bool(getattr(r, "headline", False) or getattr(r, "spinout", False))
                     for r in without_places]
             shown = [r.text for r in without_places]
-            texts = self._kept_and_last(error, sentences, shown, kept, size, width,
-                                        height) or (
-                self._kept_and_last(error, sentences, shown, [False] * len(shown), size,
-                                    width, height))
+            # a kept sentence too long for the room left: its short line ("Ana spins out to
+            # space 19: 2 Stress, 1st gear."), else nothing kept
+            brief = [(getattr(r, "short", "") or r.text) if keep else r.text
+                     for r, keep in zip(without_places, kept, strict=True)]
+            texts = (self._kept_and_last(error, sentences, shown, kept, size, width, height)
+                     or self._kept_and_last(error, sentences, brief, kept, size, width, height)
+                     or self._kept_and_last(error, sentences, shown, [False] * len(shown),
+                                            size, width, height))
             left = len(sentences) - len(texts)
             note = [_("+{n} more: tap here").format(n=left)] if left else []
             choice = (texts, size)
