@@ -168,12 +168,17 @@ def test_custom_season_is_checked_like_a_season_file(ui) -> None:
 
 @pytest.mark.ui
 @pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
-def test_standings_cells_are_never_cut(ui, language: str) -> None:
+@pytest.mark.parametrize("names", [
+    ("Maximilianus", "Bartholomew", "Konstantinos", "Wilhelmina", "Evangelina", "Christopher"),
+    ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈공명", "Maximilianus", "Bartholomew",
+     "司馬長風上官婉兒歐陽娜娜", "황보영희제갈공명남궁민수")], ids=["latin", "cjk"])
+def test_standings_cells_are_never_cut(ui, language: str, names: tuple[str, ...]) -> None:
     """The standings table at 800x480 beside its chart, six cars of 12-letter names and
     four races: a race's points with a bonus ("11 (1)": 9 for the win, 2 for a Drivers'
     strike) and every other figure are whole, not "1...1)" (a table test found the race
     columns sharing a fixed third of the table: 41 px for 45 px of text); the names keep
-    room for twelve letters."""
+    room for twelve letters: twelve Chinese or Korean letters are written smaller, not cut
+    (a table test saw them cut in English, whose headers are wider)."""
     from types import SimpleNamespace
 
     from companion.ui.widgets.basic import Cell
@@ -183,8 +188,6 @@ def test_standings_cells_are_never_cut(ui, language: str) -> None:
     _new_1961_season(ui)
     app.set_language(language)
     screen = app.sm.current_screen
-    names = ("Maximilianus", "Bartholomew", "Konstantinos", "Wilhelmina", "Evangelina",
-             "Christopher")
     lines = [SimpleNamespace(
         rank=rank, car=SimpleNamespace(legend=False, id=f"car{rank}", name=name),
         races=[SimpleNamespace(total=11 if rank == 1 else 10 - rank, place=rank)] * 4,

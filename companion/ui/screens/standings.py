@@ -16,6 +16,7 @@ from companion.i18n.counts import fill
 
 from ..views.names import car_name
 from ..widgets.basic import Cell, Row, ToneLabel  # noqa: F401 - ToneLabel: standings.kv
+from ..widgets.measure import READABLE_PX
 from ..widgets.points_chart import PointsChartView  # noqa: F401 - used by standings.kv
 from ..widgets.saved_line import SavedLine  # noqa: F401 - used by standings.kv
 from ..widgets.text_fit import FIT
@@ -119,6 +120,9 @@ class StandingsScreen(BaseScreen):
         share = min(0.6, max(0.45, sum(widths) / room)) if room > 0 else 0.45
         self.ids.table.parent.size_hint_x = share
         self.ids.chart.size_hint_x = 1 - share
+        # A name longer than its column is written smaller (to the readable floor) before
+        # it is cut: twelve Chinese letters were cut in English, whose headers are wider.
+        names_room = share * room - sum(widths) + widths[1] - pad
         for cells, name, tone in rows:
             row = Row(size_hint_y=None, height=size * 1.8)
             row.test_name = name
@@ -126,6 +130,10 @@ class StandingsScreen(BaseScreen):
                 cell = Cell(text=text, tone=tone, halign="left" if index == 1 else "center")
                 if index != 1:
                     cell.size_hint_x, cell.width = None, widths[index]
+                else:
+                    wanted = FIT.width(text, size)
+                    if wanted > names_room > 0:
+                        cell.font_size = max(READABLE_PX, size * names_room / wanted)
                 row.add_widget(cell)
             box.add_widget(row)
         box.add_widget(BoxLayout())
