@@ -345,6 +345,14 @@ class RaceController:
     # --- inputs: gears (steps 1-2) --------------------------------------------------------
 
     def choose_gear(self, car: str, gear: int) -> Applied | Rejection | None:
+        """Choose ``car``'s gear; the gear it has chosen already (a second Ready press, a
+        second tap) changes nothing and records nothing (None): it was logged again, and
+        Undo then took back the copy, seeming to do nothing (found by a table test)."""
+        state = self.state
+        if state.planned.get(car) == gear and car not in state.clogged:
+            self.refuse(N_("{car} is already ready in gear {gear}: nothing changed."),
+                        car=car_label(state, car), gear=gear)
+            return None
         return self._submit(ChooseGear(car, gear))
 
     def clogged(self, car: str) -> Applied | Rejection | None:

@@ -82,6 +82,31 @@ def test_ready_press_chooses_the_dialled_gear(table) -> None:
     assert find(app.sm.current_screen, "ready red").text == "ready"
 
 
+def test_a_second_ready_at_the_same_gear_records_nothing(table) -> None:
+    """Ready pressed again at the gear already chosen (or its gear tapped again) changes
+    nothing and is not logged: it was logged as a second choice, and Undo then took back
+    the copy and seemed to do nothing (found by a table test). The seat stays ready."""
+    harness, fake = table
+    app = _race(harness)
+    fake.turn_dial(1, 2)
+    fake.press_ready(1)
+    app.poll_hardware()
+    actions = app.session.actions()
+    fake.press_ready(1)
+    app.poll_hardware()
+    assert app.session.actions() == actions
+    assert app.controller.error == "Ana is already ready in gear 2: nothing changed."
+    assert fake.leds[1] is LedPattern.OFF  # still ready: no attention blink
+    harness.player.press("gear red 2")  # the same from the screen
+    assert app.session.actions() == actions and app.controller.state.planned == {"red": 2}
+    harness.player.press("undo")  # one Undo takes the choice back
+    assert app.controller.state.planned == {}
+    harness.player.press("gear red 3")
+    harness.player.press("gear red 2")  # another gear is a new choice: recorded
+    assert app.controller.state.planned == {"red": 2}
+    assert app.session.actions()[-1] == ChooseGear("red", 2)
+
+
 def test_illegal_shift_blinks_fast_shows_why_and_changes_nothing(table) -> None:
     harness, fake = table
     app = _race(harness)
