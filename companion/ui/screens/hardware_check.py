@@ -17,7 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
 
-from ..views.hardware_words import reason_text
+from ..views.hardware_words import reason_technical, reason_text
 from ..views.names import car_label
 from ..widgets.basic import Btn, Cell, Row, Swatch, ToneLabel
 from .base import BaseScreen
@@ -50,10 +50,14 @@ class HardwareCheckScreen(BaseScreen):
         self.ids.reason.text = app.hardware_reasons
         self.ids.technical_button.text = (_("Hide technical details") if self.technical
                                           else _("Technical details"))
-        self.ids.technical_button.disabled = not app.hardware_reason
+        hub_reason = bridge.hub.reason if bridge is not None else None
+        technical = "\n".join(text for text in (
+            app.hardware_reason,
+            reason_technical(hub_reason) if hub_reason is not None else "") if text)
+        self.ids.technical_button.disabled = not technical
         self.ids.technical_button.why_disabled = _(
             "No technical details: nothing went wrong looking for the table hardware.")
-        self.ids.technical_text.text = app.hardware_reason if self.technical else ""
+        self.ids.technical_text.text = technical if self.technical else ""
         self._hub(bridge, hardware)
         self.ids.buttons.text = bridge.buttons() if bridge is not None and bridge.buttons \
             else _("Shared buttons: none pressed yet.")

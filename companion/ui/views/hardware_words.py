@@ -33,10 +33,46 @@ UNKNOWN = N_("The table hardware could not be used.")
 TOUCH_ONLY = re.compile(r"^\s*running touch-only\s*$", re.I)
 
 
+PROTOCOL_PROBLEMS: dict[str, str] = {
+    "no-checksum": N_("no checksum"),
+    "bad-checksum": N_("a wrong checksum"),
+    "too-long": N_("a line too long"),
+    "out-of-range": N_("a number out of range"),
+    "bad-syntax": N_("not a hub line"),
+    "empty": N_("an empty line"),
+    "bad-arity": N_("a wrong number of fields"),
+    "bad-boot-id": N_("a wrong boot id"),
+    "bad-number": N_("a wrong number"),
+    "bad-pattern": N_("an unknown light pattern"),
+    "bad-seat": N_("a seat the hub does not have"),
+    "unknown-button": N_("an unknown button"),
+    "unknown-message": N_("an unknown message"),
+}
+"""A hub line's problem (``hardware.protocol.ProtocolError``'s code) in the table's words."""
+
+
 def reason_text(reason: Reason) -> str:
     """A hub's or the table's reason (an input not used, a hub offline) in the player's
-    language: its sentence is in the catalogs (``hardware/`` marks it with ``N_``)."""
-    return _(reason.template).format(**reason.values)
+    language: its sentence is in the catalogs (``hardware/`` marks it with ``N_``). Its
+    ``problem``, when it is a hub line's problem code, in words; when it is the system's own
+    text (an OS error, in English), pointed to, not shown: it is in the Hardware check's
+    technical details (:func:`reason_technical`)."""
+    values = dict(reason.values)
+    problem = values.get("problem")
+    if problem is not None:
+        code = str(problem)
+        values["problem"] = (_(PROTOCOL_PROBLEMS[code]) if code in PROTOCOL_PROBLEMS
+                             else _("see the technical details"))
+    return _(reason.template).format(**values)
+
+
+def reason_technical(reason: Reason) -> str:
+    """The reason as the hardware layer says it, in English, with the system's own words
+    (``str(reason)``), for the technical details; "" when it carries none."""
+    problem = reason.values.get("problem")
+    if problem is None or str(problem) in PROTOCOL_PROBLEMS:
+        return ""
+    return str(reason)
 
 
 def reason_parts(reason: str) -> list[str]:
