@@ -170,6 +170,13 @@ class HardwareBridge:
             offline = event.reason
             self._say(lambda: _("Table hub {hub} is offline: {reason}").format(
                 hub=event.hub, reason=reason_text(offline)))
+            controller = self._controller()
+            if self.mode == "race" and controller is not None and self.hub.seats:
+                # said on the race screen too: its seats' dials and Ready do nothing now
+                # (a table test found it said only on Settings and the Hardware check)
+                controller.refuse(N_("Table hub {hub} is offline: seats {seats} use the "
+                                     "screen until it is back."), hub=event.hub,
+                                  seats=", ".join(str(seat) for seat in self.hub.seats))
         elif isinstance(event, InputRejected):
             rejected = event.reason
             if event.seat is not None:  # the table's only seat-level refusal: a dial between

@@ -454,3 +454,34 @@ def test_hub_state_and_stats_on_the_check_screen(make_harness) -> None:
     assert not re.search(r"[A-Za-z]", offline), offline  # no English left in it
     assert status().startswith("桌面集線器 hub 離線：它的連線中斷了（")
     app.set_language("en")
+
+
+def test_a_hub_going_offline_mid_race_is_said_on_the_race_screen(tmp_path: Path) -> None:
+    """The hub's seats' dials and Ready do nothing while it is offline: the race screen says
+    so at once, not only Settings and the Hardware check (found by a table test)."""
+    from companion.session import RaceLog
+    from companion.ui.controller import RaceController
+    from companion.ui.hardware_bridge import HardwareBridge
+    from companion.ui.views.race_form import RaceForm
+    from hardware import FakeTable, InputQueue
+    from hardware.events import HubOffline, HubOnline, Reason
+
+    form = RaceForm(seed=3)
+    form.first_race()
+    import tracks
+
+    controller = RaceController(RaceLog(tmp_path / "races.sqlite3").new_race(
+        form.setup(tracks.load_track("usa"))))
+    bridge = HardwareBridge(FakeTable(InputQueue(), seats=(1, 2)), lambda: controller)
+    bridge.mode = "race"
+    bridge.handle(HubOnline("hub", (5, 6)))
+    assert controller.error == ""
+    bridge.handle(HubOffline("hub", Reason.of("it was disconnected ({problem}).",
+                                              problem="device disconnected?")))
+    assert controller.error == (
+        "Table hub hub is offline: seats 5, 6 use the screen until it is back.")
+    controller.choose_gear("red", 2)  # an input: its ruling in place of the notice
+    assert controller.error == ""
+    bridge.mode = "check"  # elsewhere the Hardware check and Settings say it
+    bridge.handle(HubOffline("hub", Reason.of("the app closed its port.")))
+    assert controller.error == ""
