@@ -232,6 +232,11 @@ def test_hardware_check_screen_is_live_and_identify_blinks(table) -> None:
     app.poll_hardware()  # the table's own reason, in the player's language
     assert find(screen, "hw last 1").text.startswith(
         "1번 자리: 기어 다이얼이 두 기어 사이에 있을 때 준비 버튼이 눌렸습니다.")
+    harness.pump(2)
+    last = find(screen, "hw last 1")  # whole, on as many lines as it takes (it was cut)
+    last.texture_update()
+    assert not last.shorten and last.texture_size[1] <= last.height + 1
+    assert last.parent.height >= last.texture_size[1]
     app.set_language("en")
     assert find(screen, "hw last 1").text.startswith(
         "Seat 1: Ready was pressed with the gear dial between two gears.")

@@ -20,6 +20,7 @@ from companion.i18n import _
 from ..views.hardware_words import reason_technical, reason_text
 from ..views.names import car_label
 from ..widgets.basic import Btn, Cell, Row, Swatch, ToneLabel
+from ..widgets.text_fit import FIT
 from .base import BaseScreen
 
 
@@ -109,7 +110,7 @@ class HardwareCheckScreen(BaseScreen):
             for seat in seats:
                 self._rows[seat] = self._row(app, bridge, seat)
                 box.add_widget(self._rows[seat][0])
-        for seat, (_line, car, swatch, led, dial, last, _button) in self._rows.items():
+        for seat, (line, car, swatch, led, dial, last, _button) in self._rows.items():
             info = bridge.seats[seat]
             car.text = self._car(app, seat)
             led.text = led_text(info.led)
@@ -119,6 +120,10 @@ class HardwareCheckScreen(BaseScreen):
                          else _("Gear ?"))
             last.text = (f"{info.last()} (#{info.events})" if info.last is not None
                          else _("No input yet."))
+            # the last input whole, on as many lines as it takes (the row grows): it is the
+            # one sentence that explains a refusal (a table test saw it cut to "기어 …렸습니다")
+            lines = FIT.lines(last.text, last.font_size, max(1.0, last.width))
+            line.height = max(app.tap, lines * FIT.line_height(last.font_size) + 8)
 
     def _row(self, app: Any, bridge: Any, seat: int) -> tuple[Any, ...]:
         line = Row(size_hint_y=None, height=app.tap, spacing=app.fs * 0.3,
@@ -140,7 +145,8 @@ class HardwareCheckScreen(BaseScreen):
         line.add_widget(holder)
         led = cell(0.15, "led")
         dial = cell(0.11, "dial")
-        last = cell(0.3, "last")
+        last = cell(0.3, "last", shorten=False)
+        last.bind(width=lambda *_a: self.refresh())  # its lines, at the width it is given
         button = Btn(text=_("Identify"), size_hint_x=0.17, font_size=size,
                      test_name=f"identify {seat}")
         button.bind(on_release=lambda _b, s=seat: self.identify(s))
