@@ -449,6 +449,8 @@ def test_hub_state_and_stats_on_the_check_screen(make_harness) -> None:
     assert status() == "Table hub hub is offline: it was disconnected (see the technical details)."
     harness.player.press("hw technical")
     assert "it was disconnected (" in find(screen, "hw technical text").text
+    harness.player.press("identify 6")  # nothing can blink it: the screen does not claim so
+    assert find(screen, "hw led 6").text == "hub offline"
     app.set_language("zh_TW")  # the hub's reason is translated as well
     # Settings' hardware detail at once, not at the next poll.
     assert app.hardware_detail.startswith("桌面集線器 hub 離線：它的連線中斷了（")
