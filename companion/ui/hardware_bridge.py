@@ -95,6 +95,8 @@ class HardwareBridge:
         self.clock = clock
         self.mode = "idle"
         """``race``, ``check`` or ``idle`` (set by the App when a screen is shown)."""
+        self.dial_version = 0
+        """Counts the changes of any seat's dial (:meth:`dials_by_car`)."""
         self.seat_map: dict[int, str] = {}
         """Seat number -> car id for the race on the table."""
         self.seats: dict[int, SeatInfo] = {s: SeatInfo(s) for s in self.hardware_seats()}
@@ -128,12 +130,28 @@ class HardwareBridge:
             self.seats[seat] = SeatInfo(seat)
         return self.seats[seat]
 
+    def dials_by_car(self) -> dict[str, int]:
+        """Each race car's seat dial as last reported (car id -> gear): the race screen marks
+        that gear in the car's cell, so the table sees what Ready will choose. A seat whose
+        hub is offline is left out (its dial is not read now)."""
+        hub = self.hub
+        dials = {}
+        for seat, car in self.seat_map.items():
+            info = self.seats.get(seat)
+            if info is None or info.dial is None:
+                continue
+            if seat in hub.seats and hub.online is False:
+                continue
+            dials[car] = info.dial
+        return dials
+
     def _record(self, seat: int, text: Text, dial: int | None = None) -> SeatInfo:
         info = self._seat(seat)
         info.last, info.at = text, self.clock()
         info.events += 1
-        if dial is not None:
+        if dial is not None and dial != info.dial:
             info.dial = dial
+            self.dial_version += 1
         if self.mode == "check":
             self._timers.feedback[seat] = self.clock() + FEEDBACK_S
         self.version += 1
@@ -163,10 +181,12 @@ class HardwareBridge:
 
         if isinstance(event, HubOnline):
             self.hub = HubInfo(name=event.hub, online=True, seats=tuple(event.seats))
+            self.dial_version += 1  # its seats' dials are read again
             self._say(_text(N_("Table hub {hub} connected."), hub=event.hub))
         elif isinstance(event, HubOffline):
             self.hub = HubInfo(name=event.hub, online=False, reason=event.reason,
                                seats=self.hub.seats)
+            self.dial_version += 1  # its seats' dials are not read now
             offline = event.reason
             self._say(lambda: _("Table hub {hub} is offline: {reason}").format(
                 hub=event.hub, reason=reason_text(offline)))

@@ -108,6 +108,36 @@ def test_a_second_ready_at_the_same_gear_records_nothing(table) -> None:
     assert app.session.actions()[-1] == ChooseGear("red", 2)
 
 
+def test_the_dialled_gear_is_marked_in_the_car_s_cell(table) -> None:
+    """While the drivers pick their gears, the gear each seat's dial is on is marked in its
+    car's cell (the table sees what Ready will choose; a table test found the race screen
+    never said): its digit in the accent colour, until Ready marks the choice itself."""
+    harness, fake = table
+    app = _race(harness)
+    screen = app.sm.current_screen
+
+    def roles(car: str) -> list[str]:
+        return [find(screen, f"gear {car} {gear}").role for gear in (1, 2, 3, 4)]
+
+    app.poll_hardware()
+    assert roles("red") == ["dialled", "normal", "normal", "off"]  # the dials start at 1
+    fake.turn_dial(1, 2)
+    app.poll_hardware()
+    assert roles("red") == ["normal", "dialled", "normal", "off"]
+    assert roles("blue") == ["dialled", "normal", "normal", "off"]
+    fake.turn_dial(2, 4)  # a gear it cannot shift to: shown as such, not as the dial's
+    app.poll_hardware()
+    assert roles("blue") == ["normal", "normal", "normal", "off"]
+    fake.turn_dial(2, 3)
+    app.poll_hardware()
+    assert roles("blue") == ["normal", "normal", "dialled", "off"]
+    harness.player.press("gear blue 1")  # the screen's choice wins over the dial
+    assert roles("blue") == ["selected", "normal", "normal", "off"]
+    fake.press_ready(1)  # the last choice: the round's cards come next
+    app.poll_hardware()
+    assert app.controller.state.car("red").gear == 2
+
+
 def test_illegal_shift_blinks_fast_shows_why_and_changes_nothing(table) -> None:
     harness, fake = table
     app = _race(harness)

@@ -165,7 +165,7 @@ class HardwareMixin:
         if self.hardware is None or self.hw_bridge is None:
             return
         queue = getattr(self.hardware, "queue", None)
-        before = self.hw_bridge.version
+        before, dials = self.hw_bridge.version, self.hw_bridge.dial_version
         if queue is not None:
             for event in queue.drain():
                 self.hw_bridge.handle(event)
@@ -173,6 +173,9 @@ class HardwareMixin:
         self._show_hardware_detail()
         if self.hw_bridge.version != before:
             self._refresh_check()
+        if self.hw_bridge.dial_version != dials and self.sm.current == "race":
+            # a dial turned: its gear marked in the car's cell (nothing else redrawn)
+            self.sm.current_screen.ids.panel.show_dials(self.hw_bridge.dials_by_car())
 
     def _show_hardware_detail(self) -> None:
         """The bridge's per-seat and per-hub detail, in the current language (at each poll,

@@ -96,6 +96,8 @@ class RaceScreen(BaseScreen):
         panel = ids.panel
         panel.actions = controller
         panel.on_results = lambda: app.show("results")
+        bridge = getattr(app, "hw_bridge", None)
+        panel.dials = bridge.dials_by_car() if bridge is not None else {}
         panel.show(view)
         self.ruling_lines = self._room_for_the_panel(view)
         ids.messages.show(view.error, view.rulings)

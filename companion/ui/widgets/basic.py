@@ -29,7 +29,8 @@ HINT_S = 4.0
 
 
 class Btn(Button):  # type: ignore[misc]
-    """A big flat button. ``role``: ``normal``, ``accent``, ``selected``, ``off``.
+    """A big flat button. ``role``: ``normal``, ``accent``, ``selected``, ``off``, ``dialled``
+    (a normal button whose text is in the accent colour: the gear a seat's dial is on).
 
     ``why_disabled``: while the button is disabled, a tap on it shows this text (already in the
     player's language) in a :class:`Hint` beside it, instead of doing nothing silently.

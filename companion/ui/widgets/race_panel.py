@@ -147,6 +147,10 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         self._in_use: list[Btn] = []
         self._current: BuiltPrompt | None = None
         self._cells: dict[tuple[str, str], GearCell] = {}
+        self.dials: dict[str, int] = {}
+        """The seats' gear dials as last read (:meth:`show_dials`)."""
+        self._view: RaceView | None = None
+        """The view last shown (its gear rows: where a dial's mark goes)."""
         """Each driver's gear cell (name, "ready", Clogged, the four gears), by car and name:
         built once, put back in the gears' grid every round in the race's order (the order
         changes as cars pass: no cell is built again for it)."""
@@ -446,16 +450,37 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
 
     # --- updating in place ------------------------------------------------------------------
 
+    def show_dials(self, dials: dict[str, int]) -> None:
+        """The seats' gear dials as last read (car id -> gear): while the drivers pick their
+        gears, the dialled gear of a car not yet ready is marked in its cell (role
+        ``dialled``), so the table sees what Ready will choose."""
+        if dials == self.dials:
+            return
+        self.dials = dials
+        if self._view is not None:
+            self._gear_roles(self._view)
+
+    def _gear_roles(self, view: RaceView) -> None:
+        by_name = self._named
+        dials = self.dials
+        for row in view.gear_rows:
+            dialled = dials.get(row.car) if row.planned is None else None
+            for gear in (1, 2, 3, 4):
+                button = by_name.get(f"gear {row.car} {gear}")
+                if button is None:
+                    continue
+                chosen = row.planned == gear and not row.clogged
+                button.role = "selected" if chosen else (
+                    "off" if not row.allowed[gear - 1] else (
+                        "dialled" if gear == dialled else "normal"))
+
     def _update(self, view: RaceView) -> None:
         """Same buttons as last time: only their look, labels and reasons change."""
         app = App.get_running_app()
         by_name = self._named
+        self._view = view
+        self._gear_roles(view)
         for row in view.gear_rows:
-            for gear in (1, 2, 3, 4):
-                chosen = row.planned == gear and not row.clogged
-                button = by_name[f"gear {row.car} {gear}"]
-                button.role = "selected" if chosen else (
-                    "normal" if row.allowed[gear - 1] else "off")
             clog = by_name.get(f"clogged {row.car}")
             if clog is not None:
                 clog.role = "selected" if row.clogged else ("normal" if row.can_clog else "off")
