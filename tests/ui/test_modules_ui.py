@@ -59,7 +59,7 @@ def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
     screen = app.sm.current_screen
     assert app.controller.view().sponsors
     texts = [w.text for w in find(screen, "order").walk() if hasattr(w, "text")]
-    assert "Sponsors" in texts
+    assert "Spons." in texts  # short: the header's tap says what it counts
     assert find(screen, "sponsors red").text == "0"
     assert find(screen, "sponsors black").text == "-"  # a Legend earns none
     seen_out = seen_round = False
@@ -95,3 +95,52 @@ def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
     assert find(results, "place 1").text.startswith("1. Legend Black")
     saved = results.saved_json.read_text(encoding="utf-8")
     assert '"eliminated": [\n    "red",\n    "blue"\n  ]' in saved
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_the_sponsors_column_leaves_the_names_room(ui, language: str) -> None:
+    """A race with Sponsorship (every championship race) has a seventh column: the names
+    kept "M..." and the Legends "Blac/k" at 800x480 (found by a table test). The column's
+    header is short ("Spons.", explained by a tap on the header) and the names keep room
+    for nine letters at least, the Legends' names whole on one line."""
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+    from companion.ui.widgets import text_cache
+    from companion.ui.widgets.race_table import MIN_NAME_FONT
+    from companion.ui.widgets.text_fit import FIT
+
+    app = ui.app
+    app.set_language(language)
+    try:
+        track = tracks.load_track("usa")
+        form = RaceForm(seed=1)
+        names = ("Maximilianus", "Bartholomeus", "Konstantinos", "Wilhelminaas")
+        form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                        enumerate(zip(CAR_COLOURS, names, strict=False), start=1)]
+        form.set_legends(2)
+        modules = RaceModules(event="new-speed-record",
+                              press_corners=tracks.default_press_corners(track.corners))
+        app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
+        ui.pump(3)
+        screen = app.sm.current_screen
+        assert app.controller.view().sponsors
+        for car in app.controller.state.order:
+            name = find(screen, f"order name {car}")
+            assert name.width >= FIT.width("Maximilia", MIN_NAME_FONT), (car, name.width)
+            if app.controller.state.car(car).legend:
+                name.texture_update()
+                assert len(text_cache.renderer(name)._cached_lines) == 1, name.text
+                assert not name.is_shortened, name.text
+        header = find(screen, "order header").children[-1]  # "Car", whole on one line
+        header.texture_update()
+        assert header.texture_size[1] <= header.height + 1
+        assert header.texture_size[0] <= header.width + 1
+        from companion.ui.widgets.basic import current_hint
+
+        screen.explain_columns()  # what a tap on the header says, "Spons." included
+        said = {"en": "Spons.: the Sponsorship cards the driver has won.",
+                "zh_TW": "贊助：車手贏得的贊助卡。",
+                "ko": "스폰서: 드라이버가 얻은 스폰서 카드."}
+        assert current_hint().text.endswith(said[language])
+    finally:
+        app.set_language("en")

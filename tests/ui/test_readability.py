@@ -109,7 +109,7 @@ def test_a_column_keeps_its_width_when_its_widest_cell_narrows(ui) -> None:
 
     def needed() -> float:
         cells = [cells[0].text for _line, _swatch, _name, cells in table._rows]
-        return max(FIT.width(text, size) for text in (_("Space"), *cells)) + size * 0.5
+        return max(FIT.width(text, size) for text in (_("Space"), *cells)) + size * 0.35
 
     cars = ("red", "blue", "green")
     table.show(rows(cars, 70, False), False)  # "69 out", "68 out", "67 out"

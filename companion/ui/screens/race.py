@@ -191,8 +191,12 @@ class RaceScreen(BaseScreen):
             spot=_("Race Line") if row.race_line else _("outside"))
 
     def explain_columns(self) -> None:
-        explain(self.ids.order, _(
+        words = _(
             "Space: where the car stands (RL: on the Race Line; out: the other spot; P1: "
             "first on the podium); lit: the last input moved it, place it there. Heat: in the "
             "engine / in all. Stress: Stress cards taken. A tap on a car tells its last "
-            "ruling."))
+            "ruling.")
+        view = self._view
+        if view is not None and view.sponsors:
+            words += " " + _("Spons.: the Sponsorship cards the driver has won.")
+        explain(self.ids.order, words)

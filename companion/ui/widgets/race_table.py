@@ -49,6 +49,8 @@ A name too long for one line at this size takes two (its row grows), before it i
 TABLE_SHARE = 0.62
 """The most of its column the table takes with names on two lines (the map has the rest);
 past it, a name too long for one line is cut instead."""
+NAME_WANTED = "Maximilianus"
+"""The name the table makes room for on one line at the floor: twelve Latin letters."""
 NAME_STEP = 0.5
 """How much a two-line name's font shrinks per try."""
 
@@ -117,6 +119,8 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         """The table's font size (as last built)."""
         self._fitted: tuple[object, ...] | None = None
         self._widths: list[float] = []
+        self._value_font: float | None = None
+        """The value columns' font in this race (None: not set yet; see :meth:`_fit`)."""
         """Each value column's width so far in this race and these words: a column grows to
         its widest cell and keeps that width (a cell that narrows again, "10 out" to "9 RL",
         moves no column: nothing in the table is laid out or rendered again for it)."""
@@ -211,6 +215,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self._row_of, self._row_shown = {}, {}
         self._words = self._fitted = None  # new labels: their words and widths to set
         self._widths = []
+        self._value_font = None
 
     def show(self, rows: Sequence[OrderRow], sponsors: bool) -> None:
         """Each car's row says what the car's :class:`OrderRow` says, the rows in the race's
@@ -226,8 +231,8 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             self._build(len(rows), columns, size)
         self._shown = shown
         titles = [_("Car"), _("Space"), _("Lap"), _("Gear"), _("Heat"), _("Stress")]
-        if sponsors:
-            titles.append(_("Sponsors"))
+        if sponsors:  # short: with a seventh column the names had no room (the header's
+            titles.append(_("Spons."))  # tap says what it counts)
         for label, text in zip(self._header, titles, strict=True):
             label.text = text
         self._legend.text = _("Heat: in the engine / in all")
@@ -236,10 +241,12 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             self._words = words
             self._row_shown = {}
             self._widths = []
+            self._value_font = None
         if set(self._row_of) != {row.car for row in rows}:  # other cars (a new race)
             self._row_of = dict(zip((row.car for row in rows), self._rows, strict=True))
             self._row_shown = {}
             self._widths = []
+            self._value_font = None
         for row in rows:
             if self._row_shown.get(row.car) != row:
                 self._write(self._row_of[row.car], row, sponsors)
@@ -276,6 +283,20 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             cell.color = app.c_accent_fg if cell.lit else app.c_fg
             cell.fill = app.c_accent if cell.lit else (0, 0, 0, 0)
 
+    def _column_widths(self, font: float) -> list[float]:
+        """Each value column as wide as its header or its widest cell at ``font`` (and as
+        wide as it has been so far at that font: :attr:`_widths`)."""
+        pad = font * 0.35
+        widths = self._widths
+        for index, title in enumerate(self._header[1:]):
+            texts = [title.text, *(cells[index].text for _l, _s, _n, cells in self._rows)]
+            width = _widest(texts, font) + pad
+            if index < len(widths):
+                widths[index] = max(width, widths[index])
+            else:
+                widths.append(width)
+        return widths
+
     def _fit(self) -> None:
         """Each value column as wide as its header or its widest cell, whatever the language
         ("스트레스" is not cut to "스트..."); the name takes the rest, its font shrinking to fit
@@ -291,24 +312,27 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             return  # the same words: the same widths
         self._fitted = texts
 
-        def measure(text: str) -> tuple[float, float]:
-            return FIT.width(text, size), 0.0
-
-        pad = size * 0.5
-        values = 0.0
-        widths = self._widths
+        # The names want one line at the floor (a twelve-letter name): while the value
+        # columns leave them less, the values' font steps down, to the floor at most (with
+        # Sponsors, seven columns left "M..." and "Blac/k" at 800x480; found by a table
+        # test). It never steps back up within a race: no column moves back and forth.
+        wanted = min(max(FIT.width(name.text, MIN_NAME_FONT)
+                         for _line, _swatch, name, _cells in self._rows),
+                     FIT.width(NAME_WANTED, MIN_NAME_FONT))
+        fixed = size * 1.3 + 2 * (len(self._header) - 1) + 4
+        value_font = self._value_font or size
+        while True:
+            widths = self._column_widths(value_font)
+            room = self.width - sum(widths) - fixed
+            if room >= wanted or value_font <= MIN_NAME_FONT:
+                break
+            value_font = max(MIN_NAME_FONT, value_font - NAME_STEP)
+            self._widths = []  # the columns' memory is for one font
+        self._value_font = value_font
         for index, title in enumerate(self._header[1:]):
-            cells = [cells[index] for _line, _swatch, _name, cells in self._rows]
-            width = max(measure(label.text)[0] for label in (title, *cells)) + pad
-            if index < len(widths):
-                width = widths[index] = max(width, widths[index])
-            else:
-                widths.append(width)
-            for label in (title, *cells):
-                label.width = width
-            values += width
+            for label in (title, *(cells[index] for _l, _s, _n, cells in self._rows)):
+                label.width, label.font_size = widths[index], value_font
         self._header[0].padding = (size * 1.3 + 2, 0)  # over the names, after the swatches
-        room = self.width - values - size * 1.3 - 2 * (len(self._header) - 1) - 4
         fonts = [name_font(name.text, size, room) for _line, _swatch, name, _cells in self._rows]
         rows = {id(line) for line, _s, _n, _c in self._rows}
         others = sum(float(child.height) for child in self.children if id(child) not in rows)
@@ -327,6 +351,10 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             holder = line.children[-1]
             holder.padding = (2, (line.height - size) / 2)
         self.height = sum(float(child.height) for child in self.children)
+
+
+def _widest(texts: Sequence[str], font: float) -> float:
+    return max(FIT.width(text, font) for text in texts)
 
 
 def name_font(text: str, size: float, room: float) -> tuple[float, int]:
