@@ -294,3 +294,24 @@ def test_every_upgrade_card_s_text_fits_its_button_in_the_draft(ui, press,
     for card in cards:
         assert card.texture_size[1] <= card.height, (card.text, card.height)
         assert card.height >= app.tap
+
+
+def test_the_weather_line_is_one_sentence_in_each_language(ui) -> None:
+    """The Next race screen's weather line is written whole in the player's language: zh_TW
+    read "天氣：暴風雨. 開賽：…" (an English full stop added in code; found by a table
+    test)."""
+    from companion.ui.widgets.lookup import find
+
+    app = ui.app
+    ui.player.press("championship")
+    ui.player.press("season 1964")
+    ui.player.press("create season")
+    ui.player.press("next race")
+    screen = app.sm.current_screen
+    try:
+        app.set_language("zh_TW")
+        screen.refresh()
+        text = find(screen, "weather").text
+        assert text.startswith("天氣：") and ". " not in text and "。" in text, text
+    finally:
+        app.set_language("en")

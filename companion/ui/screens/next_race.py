@@ -65,8 +65,9 @@ class NextRaceScreen(BaseScreen):
         add(_("Draft order: {order}. {car} picked first and may then swap one earlier "
               "Upgrade.").format(order=order, car=names[plan.picks[0]]) if plan.picks else "",
             "draft order")
-        add(_("Weather: {token}").format(token=weather_name(plan.weather)) + ". "
-            + weather_effect(plan.weather), "weather")
+        add(_("Weather: {token}. {effect}").format(token=weather_name(plan.weather),
+                                                   effect=weather_effect(plan.weather)),
+            "weather")  # one sentence per language ("天氣：暴風雨。", not "暴風雨. ")
         road = plan.road
         add("\n".join(road_line(plan.track.corner_number(c), road[c.line_after])
                       for c in token_corners(plan.track) if c.line_after in road),
