@@ -344,6 +344,17 @@ class RaceController:
 
     # --- inputs: gears (steps 1-2) --------------------------------------------------------
 
+    def keep_typing_of(self, other: RaceController) -> None:
+        """Take over what ``other`` (a controller of the same race, at the same point) had
+        typed on the keypad and not yet sent: the race reopened through Menu and Continue
+        (to change a setting mid-race) lost a half-typed reveal (found by a table test)."""
+        if other.state != self.state or other.session.actions() != self.session.actions():
+            return  # another race, or another point of it
+        entry = other._entry
+        self._entry = Entry(list(entry.keys), entry.boosting, entry.unpaid_needed,
+                            list(entry.unpaid))
+        self._changed()
+
     def choose_gear(self, car: str, gear: int) -> Applied | Rejection | None:
         """Choose ``car``'s gear; the gear it has chosen already (a second Ready press, a
         second tap) changes nothing and records nothing (None): it was logged again, and

@@ -129,3 +129,33 @@ def test_the_scripted_table_goes_on_after_an_undone_reveal(ui, press) -> None:
     assert undone == 3
     ui.player.play_to_end()
     assert app.session.state.over
+
+
+def test_menu_and_continue_keep_what_was_typed_on_the_keypad(ui) -> None:
+    """A table changing a setting mid-race goes Menu, Settings, then Continue: a card typed
+    on the keypad and not yet sent is still there (it was lost; found by a table test)."""
+    from companion.ui.demo.table_shots import start
+    from companion.ui.widgets.lookup import find
+
+    app = ui.app
+    start(app, ("Ana", "Ben"), 0)
+    ui.pump(2)
+    for _ in range(20):
+        if app.controller.view().mode == "reveal":
+            break
+        ui.player.step()
+    assert app.controller.view().mode == "reveal"
+    ui.player.press("key 1")
+    typed = app.controller.entry
+    shown = find(app.sm.current_screen, "entry").text
+    assert typed[0]
+    ui.player.press("menu")
+    app.set_language("ko")
+    app.set_language("en")
+    ui.player.press("continue")
+    assert app.sm.current == "race"
+    assert app.controller.entry == typed
+    assert find(app.sm.current_screen, "entry").text == shown
+    ui.player.press("key 2")  # typing goes on from there
+    assert len(app.controller.entry[0]) == len(typed[0]) + 1 or app.controller.view().mode != (
+        "reveal")

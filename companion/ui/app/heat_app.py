@@ -203,8 +203,11 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
         self.session = session
         if not session.state.over:  # a race over, opened to read its results, is not the race
             self.remember_race(session.race_id)  # the table plays: Continue stays on that one
+        before = self.controller
         self.controller = RaceController(session, on_change=self._race_changed,
                                          on_fault=self.input_fault)
+        if before is not None:  # the same race again (Menu, then Continue): what was typed
+            self.controller.keep_typing_of(before)  # on the keypad stays
         self.seat_map = self.load_seats(session)
         if self.hw_bridge is not None:
             self.hw_bridge.seat_map = self.seat_map
