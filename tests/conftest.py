@@ -18,6 +18,11 @@ os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="heat-kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+# A new table's language follows the system's (companion.i18n.system_language): the suite
+# starts every app in English whatever the host's locale.
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 os.environ.setdefault("HEAT_COMPANION_DATA", tempfile.mkdtemp(prefix="heat-data-"))
 
 # Hypothesis draws the same examples on every run of the suite (derandomize), so a landing is

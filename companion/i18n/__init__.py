@@ -12,7 +12,7 @@ the sources and ``msgfmt.py`` compiles the ``.mo`` files kept in the repository.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 DOMAIN = "heat_companion"
@@ -56,6 +56,32 @@ def set_language(language: str) -> None:
 
 def language() -> str:
     return _language
+
+
+TRADITIONAL_CHINESE = ("zh_tw", "zh_hk", "zh_mo", "zh_hant")
+"""Locales whose Chinese is written in traditional characters (the app's zh_TW)."""
+
+
+def system_language(environ: Mapping[str, str]) -> str:
+    """The app's language closest to the system's (``LANGUAGE``, ``LC_ALL``,
+    ``LC_MESSAGES``, then ``LANG``, in gettext's order; ``zh_TW.UTF-8`` -> ``zh_TW``,
+    ``ko_KR`` -> ``ko``, Hong Kong's Chinese -> ``zh_TW``), else English: a new table on a
+    Korean or Chinese system starts in its language rather than looking for Settings in
+    English (a table test found it had to)."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for entry in environ.get(name, "").split(":"):
+            code = entry.split(".")[0].split("@")[0].replace("-", "_").lower()
+            if not code or code in ("c", "posix"):
+                continue
+            if code.startswith(TRADITIONAL_CHINESE):
+                return "zh_TW"
+            if code == "ko" or code.startswith("ko_"):
+                return "ko"
+            if code == "en" or code.startswith("en_"):
+                return "en"
+        if environ.get(name):
+            break  # the first variable set decides, as gettext's lookup does
+    return DEFAULT_LANGUAGE
 
 
 def add_listener(listener: Callable[[str], None]) -> None:

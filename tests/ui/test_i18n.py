@@ -259,3 +259,38 @@ def test_an_unnamed_driver_is_named_by_colour_in_the_language_of_the_moment(ui) 
         assert colour_name("red") == "빨강"
     finally:
         app.set_language("en")
+
+
+@pytest.mark.parametrize(("environ", "expected"), [
+    ({"LANG": "ko_KR.UTF-8"}, "ko"),
+    ({"LANG": "zh_TW.UTF-8"}, "zh_TW"),
+    ({"LANG": "zh_HK.UTF-8"}, "zh_TW"),
+    ({"LANGUAGE": "zh_Hant:en", "LANG": "en_US.UTF-8"}, "zh_TW"),
+    ({"LANGUAGE": "fr:ko", "LANG": "fr_FR.UTF-8"}, "ko"),
+    ({"LC_ALL": "en_GB.UTF-8", "LANG": "ko_KR.UTF-8"}, "en"),
+    ({"LANG": "zh_CN.UTF-8"}, "en"),  # Simplified Chinese: not shipped
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({}, "en"),
+])
+def test_a_new_table_starts_in_the_system_s_language(environ, expected) -> None:
+    """gettext's order (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), the first set deciding."""
+    assert i18n.system_language(environ) == expected
+
+
+def test_a_new_table_on_a_korean_system_starts_in_korean(make_harness, monkeypatch) -> None:
+    """A fresh data folder on a ko_KR system opens in Korean (a zh_TW or ko table had to
+    find "Settings" in English first; found by a table test); a language chosen in Settings
+    wins over the system's at the next start."""
+    import json
+
+    from companion.ui.widgets.lookup import find
+
+    monkeypatch.setenv("LANG", "ko_KR.UTF-8")
+    harness = make_harness()
+    app = harness.start()
+    assert i18n.language() == "ko"
+    harness.pump()
+    assert find(app.sm.current_screen, "new race").text == "새 레이스"
+    app.set_language("en")  # chosen in Settings: saved, and read first at the next start
+    saved = json.loads(app.settings_path.read_text(encoding="utf-8"))
+    assert saved["language"] == "en"

@@ -9,6 +9,7 @@ properties as ``app.c_fg``, ``app.fs``, ``app.tap``.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +114,8 @@ class SettingsMixin:
         self.set_theme(saved.get("theme", DEFAULT_THEME), save=False)
         last = saved.get("last_race")
         self.last_race = last if isinstance(last, str) else None
-        language = saved.get("language", i18n.DEFAULT_LANGUAGE)
+        # the language chosen in Settings, else (a new table) the system's
+        language = saved.get("language") or i18n.system_language(os.environ)
         i18n.add_listener(self._language_changed)
         i18n.set_language(language if language in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE)
 

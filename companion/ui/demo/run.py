@@ -104,6 +104,7 @@ def run_headless(out: Path, data: str | None, size: tuple[int, int] = (800, 480)
     app.race_seed = SEED  # the same championship race every time
     app._run_prepare()
     runTouchApp(embedded=True)
+    app.set_language("en")  # the pictures in English whatever the system's language
 
     def pump() -> None:
         for _ in range(3):
