@@ -134,16 +134,17 @@ class HardwareBridge:
         """Each race car's seat dial as last reported (car id -> gear): the race screen marks
         that gear in the car's cell, so the table sees what Ready will choose. A seat whose
         hub is offline is left out (its dial is not read now)."""
-        hub = self.hub
         dials = {}
         for seat, car in self.seat_map.items():
             info = self.seats.get(seat)
-            if info is None or info.dial is None:
-                continue
-            if seat in hub.seats and hub.online is False:
-                continue
-            dials[car] = info.dial
+            if info is not None and info.dial is not None and not self.hub_offline(seat):
+                dials[car] = info.dial
         return dials
+
+    def hub_offline(self, seat: int) -> bool:
+        """True for a seat served by the hub while the hub is offline (its dial is not read
+        and its light not lit now)."""
+        return seat in self.hub.seats and self.hub.online is False
 
     def _record(self, seat: int, text: Text, dial: int | None = None) -> SeatInfo:
         info = self._seat(seat)

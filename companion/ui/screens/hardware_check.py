@@ -113,7 +113,7 @@ class HardwareCheckScreen(BaseScreen):
         for seat, (line, car, swatch, led, dial, last, _button) in self._rows.items():
             info = bridge.seats[seat]
             car.text = self._car(app, seat)
-            if seat in bridge.hub.seats and bridge.hub.online is False:
+            if bridge.hub_offline(seat):
                 # the app's wish is not what the seat shows: its hub is not there to light it
                 # (Identify on such a seat claimed "fast blink"; found by a table test)
                 led.text, swatch.rgba = _("hub offline"), app.c_off
@@ -125,10 +125,7 @@ class HardwareCheckScreen(BaseScreen):
                          else _("Gear ?"))
             last.text = (f"{info.last()} (#{info.events})" if info.last is not None
                          else _("No input yet."))
-            # the last input whole, on as many lines as it takes (the row grows): it is the
-            # one sentence that explains a refusal (a table test saw it cut to "기어 …렸습니다")
-            lines = FIT.lines(last.text, last.font_size, max(1.0, last.width))
-            line.height = max(app.tap, lines * FIT.line_height(last.font_size) + 8)
+            _fit_row(line, last)
 
     def _row(self, app: Any, bridge: Any, seat: int) -> tuple[Any, ...]:
         line = Row(size_hint_y=None, height=app.tap, spacing=app.fs * 0.3,
@@ -151,7 +148,7 @@ class HardwareCheckScreen(BaseScreen):
         led = cell(0.15, "led")
         dial = cell(0.11, "dial")
         last = cell(0.3, "last", shorten=False)
-        last.bind(width=lambda *_a: self.refresh())  # its lines, at the width it is given
+        last.bind(width=lambda *_a: _fit_row(line, last))  # its lines at the width it is given
         button = Btn(text=_("Identify"), size_hint_x=0.17, font_size=size,
                      test_name=f"identify {seat}")
         button.bind(on_release=lambda _b, s=seat: self.identify(s))
@@ -170,3 +167,11 @@ class HardwareCheckScreen(BaseScreen):
         if app.hw_bridge is not None:
             app.hw_bridge.identify(seat)
             self.refresh()
+
+
+def _fit_row(line: Any, last: Any) -> None:
+    """A seat's row as tall as its last input needs, whole on as many lines as it takes: it
+    is the one sentence that explains a refusal (a table test saw it cut to "기어 …렸습니다")."""
+    app = App.get_running_app()
+    lines = FIT.lines(last.text, last.font_size, max(1.0, last.width))
+    line.height = max(app.tap, lines * FIT.line_height(last.font_size) + 8)

@@ -16,8 +16,8 @@ from companion.i18n.counts import fill
 
 from ..views.names import car_name
 from ..widgets.basic import Cell, Row, ToneLabel  # noqa: F401 - ToneLabel: standings.kv
-from ..widgets.measure import READABLE_PX
 from ..widgets.points_chart import PointsChartView  # noqa: F401 - used by standings.kv
+from ..widgets.race_panel import fit_font
 from ..widgets.saved_line import SavedLine  # noqa: F401 - used by standings.kv
 from ..widgets.text_fit import FIT
 from .base import BaseScreen
@@ -131,9 +131,7 @@ class StandingsScreen(BaseScreen):
                 if index != 1:
                     cell.size_hint_x, cell.width = None, widths[index]
                 else:
-                    wanted = FIT.width(text, size)
-                    if wanted > names_room > 0:
-                        cell.font_size = max(READABLE_PX, size * names_room / wanted)
+                    fit_font(cell, size, names_room)
                 row.add_widget(cell)
             box.add_widget(row)
         box.add_widget(BoxLayout())

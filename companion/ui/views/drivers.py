@@ -104,7 +104,7 @@ class DriverList:
         and spaces aside) make every ruling about either ambiguous ("Ana to space 12")."""
         seen: set[str] = set()
         for driver in self.drivers:
-            key = " ".join(driver.display_name.split()).casefold()
+            key = driver.display_name.casefold()  # its spaces already trimmed
             if key in seen:
                 return _("Two drivers are named {name}: give each a name of their own "
                          "(the rulings name the cars).").format(name=driver.display_name)

@@ -147,13 +147,13 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         self._in_use: list[Btn] = []
         self._current: BuiltPrompt | None = None
         self._cells: dict[tuple[str, str], GearCell] = {}
+        """Each driver's gear cell (name, "ready", Clogged, the four gears), by car and name:
+        built once, put back in the gears' grid every round in the race's order (the order
+        changes as cars pass: no cell is built again for it)."""
         self.dials: dict[str, int] = {}
         """The seats' gear dials as last read (:meth:`show_dials`)."""
         self._view: RaceView | None = None
         """The view last shown (its gear rows: where a dial's mark goes)."""
-        """Each driver's gear cell (name, "ready", Clogged, the four gears), by car and name:
-        built once, put back in the gears' grid every round in the race's order (the order
-        changes as cars pass: no cell is built again for it)."""
         self._named: dict[str, Any] = {}
         """The panel's widgets by test name (found once per build, not on every input)."""
         self.react_grid = ReactGrid(self)
