@@ -144,3 +144,56 @@ def test_the_sponsors_column_leaves_the_names_room(ui, language: str) -> None:
         assert current_hint().text.endswith(said[language])
     finally:
         app.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_twelve_letter_names_whole_in_a_championship_race(ui, language: str) -> None:
+    """With Sponsorship's seventh column (every championship race) "Maximilianus" read
+    "Maxi...anus" in the race order at 800x480 while the gear panel beside it had room to
+    spare (found by a table test). The map's and race order's column widens for the names
+    as far as the gear panel keeps its four 48 px gears and every driver's name whole on its
+    line: four twelve-letter Latin names whole on one line (and a Legend's); with a twelve-
+    letter Korean name the panel has no room to spare: the column keeps its share and that
+    name is whole over its gears."""
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+    from companion.ui.widgets import text_cache
+    from companion.ui.widgets.race_panel import MIN_TAP
+
+    app = ui.app
+    app.set_language(language)
+    try:
+        track = tracks.load_track("usa")
+        form = RaceForm(seed=1)
+        names = ["Maximilianus", "Bartholomeus", "Konstantinos", "Wilhelminaas"]
+        if language == "ko":
+            names[0] = "남궁민수황보영희제갈공명"
+        form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                        enumerate(zip(CAR_COLOURS, names, strict=False), start=1)]
+        form.set_legends(2)
+        modules = RaceModules(event="new-speed-record",
+                              press_corners=tracks.default_press_corners(track.corners))
+        app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
+        ui.pump(3)
+        screen = app.sm.current_screen
+        state = app.controller.state
+        for car in state.order:
+            name = find(screen, f"order name {car}")
+            name.texture_update()
+            whole = name.text.isascii()  # the Korean name is cut in the race order
+            if whole:
+                assert not name.is_shortened, (name.text, name.width, name.font_size,
+                                               name.shorten, name.text_size, name.texture_size)
+                assert len(text_cache.renderer(name)._cached_lines) == 1, name.text
+            if not state.car(car).legend:
+                over_gears = find(screen, f"driver {car}")
+                over_gears.texture_update()
+                assert len(text_cache.renderer(over_gears)._cached_lines) == 1, (
+                    over_gears.text, over_gears.width)
+                for gear in (1, 2, 3, 4):
+                    assert find(screen, f"gear {car} {gear}").width >= MIN_TAP - 0.5
+        share = screen.ids.left.size_hint_x
+        assert (share > screen.BASE_SHARE) if language == "en" else share < 0.47
+        assert abs(screen.ids.left.size_hint_x + screen.ids.right.size_hint_x - 1) < 1e-9
+    finally:
+        app.set_language("en")

@@ -109,7 +109,7 @@ def test_a_column_keeps_its_width_when_its_widest_cell_narrows(ui) -> None:
 
     def needed() -> float:
         cells = [cells[0].text for _line, _swatch, _name, cells in table._rows]
-        return max(FIT.width(text, size) for text in (_("Space"), *cells)) + size * 0.35
+        return max(FIT.width(text, size) for text in (_("Space"), *cells)) + size * 0.2
 
     cars = ("red", "blue", "green")
     table.show(rows(cars, 70, False), False)  # "69 out", "68 out", "67 out"
@@ -126,3 +126,42 @@ def test_a_column_keeps_its_width_when_its_widest_cell_narrows(ui) -> None:
     korean = space_width()
     assert korean == needed() != grid
     i18n.set_language("en")
+
+
+def test_a_latin_name_of_one_word_is_cut_not_split(ui) -> None:
+    """A race-order name too long for one line at the floor takes two lines, but a Latin
+    name of one word was split inside the word ("Bartholome/us"): it is cut instead; a
+    Chinese name, or a name of two words, still takes two lines."""
+    from companion.ui.widgets.race_table import MIN_NAME_FONT, name_font
+    from companion.ui.widgets.text_fit import FIT
+
+    room = FIT.width("Bartholome", MIN_NAME_FONT)
+    assert name_font("Bartholomeus", 15, room) == (MIN_NAME_FONT, 0)
+    assert name_font("Lucia Maria Anna Rosa", 15, FIT.width("Lucia Maria", 15) + 1)[1] == 2
+    chinese = "歐陽娜娜司馬長風上官婉兒"
+    assert name_font(chinese, 15, FIT.width(chinese, MIN_NAME_FONT) / 2 + 15)[1] == 2
+
+
+def test_the_values_font_is_chosen_anew_at_another_width(ui) -> None:
+    """The values' font steps down while the names lack room, and keeps its size for the
+    race at one width. It was kept from the table's first fit at Kivy's default 100 px: at
+    1280x720 the values read at the floor's size beside "Ana" and "Ben". At a new width the
+    font is chosen anew: the table's own size when the names have room."""
+    from companion.ui.views.race_view import OrderRow
+    from companion.ui.widgets.race_table import MIN_NAME_FONT, RaceTable
+
+    app = ui.app
+    size = app.fs_small
+    assert size > MIN_NAME_FONT + 0.5  # else no step to see
+    table = RaceTable(size_hint=(None, None), width=100)
+    rows = [OrderRow(car=car, name=car.title(), label=car.title(), position=place,
+                     legend=False, lap=0, gear=1, engine=6, heat=7, stress_taken=0,
+                     finished_place=None, current=place == 1, space=70 - place,
+                     race_line=False)
+            for place, car in enumerate(("red", "blue"), start=1)]
+    table.show(rows, True)
+    cells = table._rows[0][3]
+    assert cells[0].font_size == MIN_NAME_FONT  # 100 px: no room, the floor
+    table.width = 600
+    assert [cell.font_size for cell in cells] == [size] * len(cells)
+    assert table.header_labels[1].font_size == size

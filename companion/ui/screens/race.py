@@ -43,6 +43,9 @@ class RaceScreen(BaseScreen):
     ruling_lines = NumericProperty(RULING_LINES)
     """... unless the panel would not fit beside that: six gear cells each with Clogged
     (:meth:`_room_for_the_panel`)."""
+    BASE_SHARE = 0.455
+    """The left column's (the map's and the race order's) share of the width; more only for
+    names that would be cut (:meth:`share_columns`)."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -62,6 +65,9 @@ class RaceScreen(BaseScreen):
         self.ids.redo.gate = self.history_gate
         self._results_for: RaceController | None = None
         """The race whose Results screen is built ahead (:meth:`_prepare_results`)."""
+        order = self.ids.order
+        order.bind(values_width=self.share_columns, name_widths=self.share_columns)
+        self.ids.columns.bind(width=self.share_columns)
 
     @property
     def controller(self) -> RaceController | None:
@@ -128,6 +134,28 @@ class RaceScreen(BaseScreen):
             return full
         note = FIT.line_height(app.fs_small) / app.fs  # room for "+N more" at least
         return float(min(full, max(note, (room - ids.panel.height) / app.fs - 0.75)))
+
+    def share_columns(self, *_args: object) -> None:
+        """The left column as wide as the race order needs for its names on one line, when
+        the panel keeps its least width beside it, every driver's name whole over the gears
+        (:func:`.race_panel.narrowest`): with
+        Sponsorship's seventh column (every championship race) "Maximilianus" read
+        "Maxi...anus" at 800x480 with 95 px of the panel's width unused. A name too long
+        even then (a twelve-letter Chinese name) asks for nothing: it is cut or takes two
+        lines as before (:mod:`.race_table`). Otherwise the column keeps :data:`BASE_SHARE`."""
+        from ..widgets.race_panel import narrowest
+
+        columns = self.ids.columns
+        inner = columns.width - columns.spacing - columns.padding[0] - columns.padding[2]
+        if inner <= 1:
+            return
+        order = self.ids.order
+        most = inner - narrowest(App.get_running_app(), max(order.name_widths, default=0.0))
+        fitting = [width for width in order.name_widths if order.values_width + width <= most]
+        wanted = order.values_width + max(fitting, default=0.0)
+        share = max(self.BASE_SHARE, min(wanted, most) / inner)
+        self.ids.left.size_hint_x = share
+        self.ids.right.size_hint_x = 1 - share
 
     def _prepare_results(self) -> None:
         """Build the Results screen ahead, in the frame after this race first shows (no one

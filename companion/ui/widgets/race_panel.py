@@ -46,6 +46,26 @@ MIN_TAP = 48
 """The smallest touch target (px)."""
 
 
+def narrowest(app: Any, name_width: float) -> float:
+    """The panel's least width with four or more drivers: two gear cells side by side, each
+    with four gear buttons no narrower than :data:`MIN_TAP` and a name ``name_width`` wide
+    (the widest driver's at :data:`MIN_NAME_FONT`) whole on its line beside "ready"
+    (:meth:`RacePanel._gear_cell`; beside Clogged the line is a button tall, room for a name
+    on two lines: :meth:`RacePanel._clogged_button`). The keypads' and React's buttons are
+    fewer to a row."""
+    buttons = 4 * MIN_TAP + 3 * app.fs * 0.2
+    named = name_width + app.fs * 0.3 + _ready_width(app)
+    return float(2 * max(buttons, named) + app.fs * 0.5)
+
+
+def _ready_width(app: Any) -> float:
+    return math.ceil(FIT.width(_("ready"), app.fs_small)) + 2
+
+
+def _clogged_width(app: Any) -> float:
+    return max(MIN_TAP, math.ceil(FIT.width(_("Clogged"), app.fs_small) + dp(8) + app.fs * 0.8))
+
+
 SPARE_BUTTONS = 48
 """Buttons built with the panel (when a race first opens: ~10 ms here), for the first prompts of
 each kind to take instead of building theirs on a tap (0.7 ms a button here): a scripted race of
@@ -323,7 +343,8 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         """The gears' grid (empty: :meth:`_arrange` puts the drivers' cells in)."""
         app = App.get_running_app()
         cols = 1 if len(view.gear_rows) <= 3 else 2
-        grid = TouchGrid(cols=cols, spacing=(app.fs * 0.5, app.fs * 0.25), size_hint_y=None)
+        grid = TouchGrid(cols=cols, spacing=(app.fs * 0.5, app.fs * 0.25),  # as narrowest()
+                         size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         self.add_widget(grid)
         return grid
@@ -374,13 +395,13 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         # "ready" has its room from the start: the name does not move or shrink when a gear is
         # chosen (no second layout and no name rendered again on the tap's frame)
         ready = Label(text="", font_size=app.fs_small, color=app.c_ok, size_hint_x=None,
-                      width=math.ceil(FIT.width(_("ready"), app.fs_small)) + 2,
+                      width=_ready_width(app),
                       halign="right", valign="middle")
         ready.bind(size=lambda w, s: setattr(w, "text_size", s))
         ready.test_name = f"ready {row.car}"
         top.add_widget(ready)
         box.add_widget(top)
-        buttons = TouchBox(size_hint_y=None, height=height, spacing=app.fs * 0.2)
+        buttons = TouchBox(size_hint_y=None, height=height, spacing=app.fs * 0.2)  # narrowest()
         built, self._in_use = self._in_use, []
         for gear in (1, 2, 3, 4):
             button = self._button(str(gear), f"gear {row.car} {gear}",
@@ -405,8 +426,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         cell.top.height = line
         cell.box.height = line + height
         if cell.ready is not None:  # the name's room beside Clogged: "ready" gives its own
-            cell.ready.width = 0 if wanted else math.ceil(FIT.width(_("ready"),
-                                                                   app.fs_small)) + 2
+            cell.ready.width = 0 if wanted else _ready_width(app)
             cell.ready.opacity = 0 if wanted else 1
         if cell.clogged is not None:
             take_down(cell.clogged)
@@ -418,10 +438,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
                 word = _("Clogged")
                 cell.clogged = self._button(word, f"clogged {row.car}",
                                             lambda c=row.car: self.actions.clogged(c),
-                                            width=max(MIN_TAP, math.ceil(
-                                                FIT.width(word, app.fs_small) + dp(8)
-                                                + app.fs * 0.8)),
-                                            font_size=app.fs_small)
+                                            width=_clogged_width(app), font_size=app.fs_small)
             finally:
                 self._in_use = built  # the cell's button, not the prompt's
             cell.top.add_widget(cell.clogged)

@@ -15,7 +15,9 @@ move no column and re-render no name); the name takes the rest and its text shri
 (never below the readable floor, :data:`MIN_NAME_FONT`: a longer name takes two lines, its row
 grows) rather than being cut, while the table keeps to :data:`TABLE_SHARE` of the column it
 shares with the map; past that, such a name is cut on one line (six twelve-letter Chinese
-names on two lines each left the map a thumbnail).
+names on two lines each left the map a thumbnail). The table says how wide it would have to be
+for each name to fit on one line (:attr:`RaceTable.values_width`, :attr:`RaceTable.name_widths`):
+the race screen widens its column for them when the panel beside it can spare the room.
 Rows are built once per car count and updated in place (a plain box, no ScrollView: a
 stencil costs a measurable part of every frame on software GL). A tap on a row or on the
 header calls ``on_row(car)`` / ``on_header()`` (the screen explains what the row or the
@@ -28,7 +30,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, ColorProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
@@ -96,6 +104,12 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
     """The race order; :meth:`show` it the rows of a :class:`RaceView`."""
 
     test_name = StringProperty("order")
+    values_width = NumericProperty(0.0)
+    """The width of everything in a row but the name (the swatch, the value columns, their
+    spacing), as last fitted."""
+    name_widths = ListProperty([])
+    """Each row's name as wide as it is on one line at :data:`MIN_NAME_FONT`: at
+    ``values_width`` plus the widest of these, no name is cut or takes two lines."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("orientation", "vertical")
@@ -119,11 +133,14 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         """The table's font size (as last built)."""
         self._fitted: tuple[object, ...] | None = None
         self._widths: list[float] = []
-        self._value_font: float | None = None
-        """The value columns' font in this race (None: not set yet; see :meth:`_fit`)."""
         """Each value column's width so far in this race and these words: a column grows to
         its widest cell and keeps that width (a cell that narrows again, "10 out" to "9 RL",
         moves no column: nothing in the table is laid out or rendered again for it)."""
+        self._value_font: float | None = None
+        """The value columns' font in this race at this width (None: not set yet; see
+        :meth:`_fit`)."""
+        self._value_font_width = 0.0
+        """The table's width when :attr:`_value_font` was chosen."""
         self._shown: tuple[object, ...] | None = None
         self.bind(width=lambda *_a: self._fit(), parent=self._watch_column)
 
@@ -286,7 +303,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
     def _column_widths(self, font: float) -> list[float]:
         """Each value column as wide as its header or its widest cell at ``font`` (and as
         wide as it has been so far at that font: :attr:`_widths`)."""
-        pad = font * 0.35
+        pad = font * 0.2  # a space's width between the columns' words
         widths = self._widths
         for index, title in enumerate(self._header[1:]):
             texts = [title.text, *(cells[index].text for _l, _s, _n, cells in self._rows)]
@@ -315,11 +332,19 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         # The names want one line at the floor (a twelve-letter name): while the value
         # columns leave them less, the values' font steps down, to the floor at most (with
         # Sponsors, seven columns left "M..." and "Blac/k" at 800x480; found by a table
-        # test). It never steps back up within a race: no column moves back and forth.
+        # test). It never steps back up within a race at one width: no column moves back
+        # and forth. At another width it is chosen anew (the table is laid out at Kivy's
+        # default 100 px before its first real width: the values kept the floor's size at
+        # 1280x720 beside "Ana" and "Ben").
+        if self.width != self._value_font_width:
+            self._value_font, self._value_font_width = None, float(self.width)
+            self._widths = []
         wanted = min(max(FIT.width(name.text, MIN_NAME_FONT)
                          for _line, _swatch, name, _cells in self._rows),
                      FIT.width(NAME_WANTED, MIN_NAME_FONT))
-        fixed = size * 1.3 + 2 * (len(self._header) - 1) + 4
+        # the swatch's box, the row's spacing (a car's row has one child more than the
+        # header: the swatch's box and the name) and a pixel for rounding
+        fixed = size * 1.3 + 2 * len(self._header) + 1
         value_font = self._value_font or size
         while True:
             widths = self._column_widths(value_font)
@@ -329,6 +354,9 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             value_font = max(MIN_NAME_FONT, value_font - NAME_STEP)
             self._widths = []  # the columns' memory is for one font
         self._value_font = value_font
+        self.values_width = sum(widths) + fixed
+        self.name_widths = [FIT.width(name.text, MIN_NAME_FONT) if name.text else 0.0
+                            for _line, _swatch, name, _cells in self._rows]
         for index, title in enumerate(self._header[1:]):
             for label in (title, *(cells[index] for _l, _s, _n, cells in self._rows)):
                 label.width, label.font_size = widths[index], value_font
@@ -360,12 +388,15 @@ def _widest(texts: Sequence[str], font: float) -> float:
 def name_font(text: str, size: float, room: float) -> tuple[float, int]:
     """The font size and lines for a car's name in ``room`` pixels: ``size`` on one line;
     else smaller on one line, down to :data:`MIN_NAME_FONT`; else on two lines (a twelve-letter
-    Chinese name), as large as they allow; else (0 lines) cut, at the floor."""
+    Chinese name), as large as they allow; else (0 lines) cut, at the floor. A Latin name of
+    one word is never split inside the word ("Bartholome/us"): it is cut."""
     wanted = FIT.width(text, size) if text else 0.0
     if wanted <= room or room <= 0:
         return size, 1
     if size * room / wanted >= MIN_NAME_FONT:
         return size * room / wanted, 1
+    if text.isascii() and " " not in text.strip():
+        return MIN_NAME_FONT, 0
     font = size
     while FIT.lines(text, font, room) > 2 and font - NAME_STEP >= MIN_NAME_FONT:
         font -= NAME_STEP
