@@ -138,6 +138,35 @@ def test_the_dialled_gear_is_marked_in_the_car_s_cell(table) -> None:
     assert app.controller.state.car("red").gear == 2
 
 
+def test_the_prompt_says_what_the_dial_s_mark_is(table) -> None:
+    """The dialled gear's orange digit had no legend: a table that had not turned a dial
+    yet read an orange "1" in every cell without knowing why (found by a table test). While
+    a mark shows, the prompt says what it is; once no cell shows one, it says no more. A
+    touch-only table's prompt never says it."""
+    harness, fake = table
+    app = _race(harness)
+    screen = app.sm.current_screen
+    legend = "Orange: the gear on the seat's dial; Ready chooses it."
+    app.poll_hardware()
+    prompt = find(screen, "prompt")
+    assert prompt.text == "Pick your gear: 2 drivers still to choose. " + legend
+    fake.turn_dial(2, 4)  # a gear blue cannot shift to: no mark in its cell; red's still
+    app.poll_hardware()
+    assert prompt.text.endswith(legend)
+    fake.press_ready(1)  # red chose: its mark gives way to its choice; blue shows none
+    app.poll_hardware()
+    assert prompt.text == "Pick your gear: 1 driver still to choose."
+    fake.turn_dial(2, 2)
+    app.poll_hardware()
+    assert prompt.text == "Pick your gear: 1 driver still to choose. " + legend
+
+
+def test_a_touch_only_prompt_has_no_dial_legend(ui) -> None:
+    app = _race(ui)
+    assert find(app.sm.current_screen, "prompt").text == (
+        "Pick your gear: 2 drivers still to choose.")
+
+
 def test_illegal_shift_blinks_fast_shows_why_and_changes_nothing(table) -> None:
     harness, fake = table
     app = _race(harness)

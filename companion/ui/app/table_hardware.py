@@ -175,7 +175,7 @@ class HardwareMixin:
             self._refresh_check()
         if self.hw_bridge.dial_version != dials and self.sm.current == "race":
             # a dial turned: its gear marked in the car's cell (nothing else redrawn)
-            self.sm.current_screen.ids.panel.show_dials(self.hw_bridge.dials_by_car())
+            self.sm.current_screen.show_dials(self.hw_bridge.dials_by_car())
 
     def _show_hardware_detail(self) -> None:
         """The bridge's per-seat and per-hub detail, in the current language (at each poll,

@@ -82,7 +82,6 @@ class RaceScreen(BaseScreen):
         self._view = view
         ids = self.ids
         ids.status.text = view.status
-        ids.prompt.text = view.prompt
         self.history_gate.show(view.position_id)
         ids.undo.disabled = not view.can_undo
         if not view.can_undo:  # at the race's start: nothing recorded, or all undone (the
@@ -104,6 +103,7 @@ class RaceScreen(BaseScreen):
         panel.on_results = lambda: app.show("results")
         bridge = getattr(app, "hw_bridge", None)
         panel.dials = bridge.dials_by_car() if bridge is not None else {}
+        ids.prompt.text = self._prompt(view, panel.dials)
         panel.show(view)
         self.ruling_lines = self._room_for_the_panel(view)
         ids.messages.show(view.error, view.rulings)
@@ -114,6 +114,25 @@ class RaceScreen(BaseScreen):
             from kivy.clock import Clock
 
             Clock.schedule_once(lambda _dt: self._prepare_results(), 0)
+
+    def show_dials(self, dials: dict[str, int]) -> None:
+        """A seat's gear dial turned: its gear marked in its car's cell, and the prompt says
+        what the mark is while one shows (nothing else is redrawn)."""
+        self.ids.panel.show_dials(dials)
+        if self._view is not None:
+            self.ids.prompt.text = self._prompt(self._view, dials)
+
+    @staticmethod
+    def _prompt(view: RaceView, dials: dict[str, int]) -> str:
+        """The view's prompt; while the drivers pick gears and a seat's dial marks a gear
+        in its cell (:meth:`.race_panel.RacePanel.show_dials`), what that mark is: an orange
+        figure in a gear button said nothing to a table that had not turned a dial yet
+        (found by a table test)."""
+        if any(row.planned is None and 1 <= dials.get(row.car, 0) <= 4
+               and row.allowed[dials[row.car] - 1] for row in view.gear_rows):
+            return view.prompt + " " + _("Orange: the gear on the seat's dial; Ready "
+                                         "chooses it.")
+        return view.prompt
 
     def _room_for_the_panel(self, view: RaceView) -> float:
         """The ruling box's least height, in body-size lines: :data:`RULING_LINES`, unless
