@@ -45,7 +45,9 @@ class RaceScreen(BaseScreen):
     (:meth:`_room_for_the_panel`)."""
     BASE_SHARE = 0.455
     """The left column's (the map's and the race order's) share of the width; more only for
-    names that would be cut (:meth:`share_columns`)."""
+    names that would be cut, less only for the gear panel's (:meth:`share_columns`)."""
+    LEAST_SHARE = 0.4
+    """The least of the width the left column keeps for the gear panel's names."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -155,13 +157,16 @@ class RaceScreen(BaseScreen):
         return float(min(full, max(note, (room - ids.panel.height) / app.fs - 0.75)))
 
     def share_columns(self, *_args: object) -> None:
-        """The left column as wide as the race order needs for its names on one line, when
-        the panel keeps its least width beside it, every driver's name whole over the gears
-        (:func:`.race_panel.narrowest`): with
-        Sponsorship's seventh column (every championship race) "Maximilianus" read
-        "Maxi...anus" at 800x480 with 95 px of the panel's width unused. A name too long
-        even then (a twelve-letter Chinese name) asks for nothing: it is cut or takes two
-        lines as before (:mod:`.race_table`). Otherwise the column keeps :data:`BASE_SHARE`."""
+        """The two columns' widths: the panel keeps its least width, every driver's name
+        whole over the gears (:func:`.race_panel.narrowest`; a twelve-letter Chinese name
+        wrapped in its one-line cell, half cut, at 800x480 in English, where "ready" is
+        wider: found by a table test), the map's column giving up to :data:`LEAST_SHARE`
+        for it. Then the left column is as wide as the race order needs for its names on
+        one line, as far as the panel can spare: with Sponsorship's seventh column (every
+        championship race) "Maximilianus" read "Maxi...anus" at 800x480 with 95 px of the
+        panel's width unused. A name too long even then (a twelve-letter Chinese name) asks
+        for nothing: it is cut or takes two lines as before (:mod:`.race_table`). Otherwise
+        the column keeps :data:`BASE_SHARE`."""
         from ..widgets.race_panel import narrowest
 
         columns = self.ids.columns
@@ -169,10 +174,11 @@ class RaceScreen(BaseScreen):
         if inner <= 1:
             return
         order = self.ids.order
-        most = inner - narrowest(App.get_running_app(), max(order.name_widths, default=0.0))
+        most = max(self.LEAST_SHARE * inner, inner - narrowest(
+            App.get_running_app(), max(order.name_widths, default=0.0)))
         fitting = [width for width in order.name_widths if order.values_width + width <= most]
-        wanted = order.values_width + max(fitting, default=0.0)
-        share = max(self.BASE_SHARE, min(wanted, most) / inner)
+        wanted = max(self.BASE_SHARE * inner, order.values_width + max(fitting, default=0.0))
+        share = min(wanted, most) / inner
         self.ids.left.size_hint_x = share
         self.ids.right.size_hint_x = 1 - share
 

@@ -49,12 +49,12 @@ MIN_TAP = 48
 def narrowest(app: Any, name_width: float) -> float:
     """The panel's least width with four or more drivers: two gear cells side by side, each
     with four gear buttons no narrower than :data:`MIN_TAP` and a name ``name_width`` wide
-    (the widest driver's at :data:`MIN_NAME_FONT`) whole on its line beside "ready"
-    (:meth:`RacePanel._gear_cell`; beside Clogged the line is a button tall, room for a name
-    on two lines: :meth:`RacePanel._clogged_button`). The keypads' and React's buttons are
-    fewer to a row."""
+    (the widest driver's at :data:`MIN_NAME_FONT`) whole on its line ("ready" gives way to
+    it: :meth:`RacePanel._fit_ready`; beside Clogged the line is a button tall, room for a
+    name on two lines: :meth:`RacePanel._clogged_button`). The keypads' and React's buttons
+    are fewer to a row."""
     buttons = 4 * MIN_TAP + 3 * app.fs * 0.2
-    named = name_width + app.fs * 0.3 + _ready_width(app)
+    named = name_width + app.fs * 0.3
     return float(2 * max(buttons, named) + app.fs * 0.5)
 
 
@@ -107,8 +107,8 @@ class GearCell:
     top: Any
     """The line of the name, "ready" and Clogged."""
     ready: Any = None
-    """The "ready" word (no room for it beside Clogged: the name's colour and the gear
-    lit say it there)."""
+    """The "ready" word (no room for it beside Clogged or beside a name that needs the
+    line: the name's colour and the gear lit say it there)."""
     clogged: Btn | None = None
     """Clogged, while the car may declare it."""
 
@@ -412,7 +412,24 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         self._in_use = built  # a cell's buttons stay in the cell
         box.add_widget(buttons)
         box.keep_texts_whole()
-        return GearCell(box, top, ready)
+        cell = GearCell(box, top, ready)
+        top.bind(width=lambda *_a: self._fit_ready(cell))
+        return cell
+
+    @staticmethod
+    def _fit_ready(cell: GearCell) -> None:
+        """"ready" beside the name only while the name keeps its line whole beside it, at
+        the readable floor at least, and Clogged is not there: else it gives its room to the
+        name (a twelve-letter Chinese name wrapped, half cut, beside the English "ready" at
+        800x480: found by a table test). It is decided by the line's width, not by the
+        driver's choice: the name never moves when a gear is chosen."""
+        app = App.get_running_app()
+        name = cell.top.children[-1]
+        room = cell.top.width - cell.top.spacing - _ready_width(app)
+        wanted = cell.clogged is None and (
+            not name.text or FIT.width(name.text, MIN_NAME_FONT) <= room)
+        cell.ready.width = _ready_width(app) if wanted else 0
+        cell.ready.opacity = 1 if wanted else 0
 
     def _clogged_button(self, cell: GearCell, row: GearRow) -> bool:
         """Clogged in the cell when the car may declare it (or has): a full-size target, so
@@ -425,9 +442,6 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         line = height if wanted else app.fs * 1.35
         cell.top.height = line
         cell.box.height = line + height
-        if cell.ready is not None:  # the name's room beside Clogged: "ready" gives its own
-            cell.ready.width = 0 if wanted else _ready_width(app)
-            cell.ready.opacity = 0 if wanted else 1
         if cell.clogged is not None:
             take_down(cell.clogged)
             self._pool.setdefault(cell.clogged.test_name, []).append(cell.clogged)
@@ -442,6 +456,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
             finally:
                 self._in_use = built  # the cell's button, not the prompt's
             cell.top.add_widget(cell.clogged)
+        self._fit_ready(cell)
         cell.box.keep_texts_whole()
         return True
 

@@ -57,8 +57,6 @@ A name too long for one line at this size takes two (its row grows), before it i
 TABLE_SHARE = 0.62
 """The most of its column the table takes with names on two lines (the map has the rest);
 past it, a name too long for one line is cut instead."""
-NAME_WANTED = "Maximilianus"
-"""The name the table makes room for on one line at the floor: twelve Latin letters."""
 NAME_STEP = 0.5
 """How much a two-line name's font shrinks per try."""
 
@@ -141,6 +139,9 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         :meth:`_fit`)."""
         self._value_font_width = 0.0
         """The table's width when :attr:`_value_font` was chosen."""
+        self._floor_widths: list[float] = []
+        """Each value column's width so far in this race and these words at the floor's font
+        (what :attr:`values_width` counts)."""
         self._shown: tuple[object, ...] | None = None
         self.bind(width=lambda *_a: self._fit(), parent=self._watch_column)
 
@@ -231,7 +232,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self._size = float(size)
         self._row_of, self._row_shown = {}, {}
         self._words = self._fitted = None  # new labels: their words and widths to set
-        self._widths = []
+        self._widths, self._floor_widths = [], []
         self._value_font = None
 
     def show(self, rows: Sequence[OrderRow], sponsors: bool) -> None:
@@ -257,12 +258,12 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         if words != self._words:  # every row in other words
             self._words = words
             self._row_shown = {}
-            self._widths = []
+            self._widths, self._floor_widths = [], []
             self._value_font = None
         if set(self._row_of) != {row.car for row in rows}:  # other cars (a new race)
             self._row_of = dict(zip((row.car for row in rows), self._rows, strict=True))
             self._row_shown = {}
-            self._widths = []
+            self._widths, self._floor_widths = [], []
             self._value_font = None
         for row in rows:
             if self._row_shown.get(row.car) != row:
@@ -300,11 +301,11 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             cell.color = app.c_accent_fg if cell.lit else app.c_fg
             cell.fill = app.c_accent if cell.lit else (0, 0, 0, 0)
 
-    def _column_widths(self, font: float) -> list[float]:
+    def _column_widths(self, font: float, widths: list[float] | None = None) -> list[float]:
         """Each value column as wide as its header or its widest cell at ``font`` (and as
-        wide as it has been so far at that font: :attr:`_widths`)."""
+        wide as it has been so far at that font: ``widths``, by default :attr:`_widths`)."""
         pad = font * 0.2  # a space's width between the columns' words
-        widths = self._widths
+        widths = self._widths if widths is None else widths
         for index, title in enumerate(self._header[1:]):
             texts = [title.text, *(cells[index].text for _l, _s, _n, cells in self._rows)]
             width = _widest(texts, font) + pad
@@ -329,9 +330,18 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             return  # the same words: the same widths
         self._fitted = texts
 
-        # The names want one line at the floor (a twelve-letter name): while the value
-        # columns leave them less, the values' font steps down, to the floor at most (with
-        # Sponsors, seven columns left "M..." and "Blac/k" at 800x480; found by a table
+        # the swatch's box, the row's spacing (a car's row has one child more than the
+        # header: the swatch's box and the name) and a pixel for rounding
+        fixed = size * 1.3 + 2 * len(self._header) + 1
+        # What the table needs for its names on one line with the values at the floor: it
+        # depends on the words only, not on the width the screen gives (no back and forth
+        # between the two: RaceScreen.share_columns)
+        self.values_width = sum(self._column_widths(MIN_NAME_FONT, self._floor_widths)) + fixed
+        self.name_widths = names = [FIT.width(name.text, MIN_NAME_FONT) if name.text else 0.0
+                                    for _line, _swatch, name, _cells in self._rows]
+        # Each name that fits on one line at the floor in this width wants its line: while
+        # the value columns leave it less, the values' font steps down, to the floor at most
+        # (with Sponsors, seven columns left "M..." and "Blac/k" at 800x480; found by a table
         # test). It never steps back up within a race at one width: no column moves back
         # and forth. At another width it is chosen anew (the table is laid out at Kivy's
         # default 100 px before its first real width: the values kept the floor's size at
@@ -339,12 +349,8 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         if self.width != self._value_font_width:
             self._value_font, self._value_font_width = None, float(self.width)
             self._widths = []
-        wanted = min(max(FIT.width(name.text, MIN_NAME_FONT)
-                         for _line, _swatch, name, _cells in self._rows),
-                     FIT.width(NAME_WANTED, MIN_NAME_FONT))
-        # the swatch's box, the row's spacing (a car's row has one child more than the
-        # header: the swatch's box and the name) and a pixel for rounding
-        fixed = size * 1.3 + 2 * len(self._header) + 1
+        wanted = max((width for width in names if self.values_width + width <= self.width),
+                     default=0.0)
         value_font = self._value_font or size
         while True:
             widths = self._column_widths(value_font)
@@ -354,9 +360,6 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             value_font = max(MIN_NAME_FONT, value_font - NAME_STEP)
             self._widths = []  # the columns' memory is for one font
         self._value_font = value_font
-        self.values_width = sum(widths) + fixed
-        self.name_widths = [FIT.width(name.text, MIN_NAME_FONT) if name.text else 0.0
-                            for _line, _swatch, name, _cells in self._rows]
         for index, title in enumerate(self._header[1:]):
             for label in (title, *(cells[index] for _l, _s, _n, cells in self._rows)):
                 label.width, label.font_size = widths[index], value_font
