@@ -202,3 +202,49 @@ def test_standings_cells_are_never_cut(ui, language: str, names: tuple[str, ...]
     for cell in cells:
         cell.texture_update()
         assert not cell.is_shortened, (cell.text, cell.width)
+
+
+def test_the_season_over_says_who_is_champion(ui) -> None:
+    """The season-over screen said only "1962: 3 of 3 races played" and a greyed Next race
+    (found by a table test): it now says who won, with the points; cars level on points and
+    on the last race's place share the title (docs/championship.md)."""
+    from types import SimpleNamespace
+
+    from companion.championship import CarEntry, RaceResult, Season, SeasonDef, SeasonRace
+    from companion.ui.screens.standings import StandingsScreen
+
+    cars = (CarEntry("red", "Maximilianus"), CarEntry("blue", "Ben"),
+            CarEntry("black", legend=True))
+    definition = SeasonDef("test", "1962", (SeasonRace("usa", None), SeasonRace("usa", None)))
+    first = Season(definition, cars).with_result(RaceResult(order=("red", "black", "blue")))
+    over = first.with_result(RaceResult(order=("blue", "red", "black")))  # 15, 13, 10
+    assert StandingsScreen.champion_words(over) == (
+        "1962 champion: Maximilianus, 15 points.")
+    # red and black level on 15, neither placed in the last race: they share the title
+    three = SeasonDef("test", "1962", (SeasonRace("usa", None),) * 3)
+    level = Season(three, cars).with_result(RaceResult(order=("red", "black", "blue")))
+    level = level.with_result(RaceResult(order=("black", "red", "blue")))
+    level = level.with_result(RaceResult(order=(), eliminated=("red", "black", "blue")))
+    assert StandingsScreen.champion_words(level) == (
+        "1962 champions, level: Maximilianus, Legend Black, 15 points each.")
+    # On the screen, in each language
+    app = ui.app
+    stored = SimpleNamespace(id="s1", season=over, running=None, race_ids=())
+    ui.app.season_store = lambda: SimpleNamespace(season=lambda _id: stored)
+    app.season_id = "s1"
+    said = {"en": "1962 champion: Maximilianus, 15 points.",
+            "zh_TW": "1962 賽季冠軍：Maximilianus，15 分。",
+            "ko": "1962 시즌 챔피언: Maximilianus, 15점."}
+    try:
+        for language, words in said.items():
+            app.set_language(language)
+            app.show("standings")
+            ui.pump(2)
+            screen = app.sm.current_screen
+            title = find(screen, "standings title")
+            assert title.text == words
+            title.texture_update()
+            assert title.texture_size[0] <= title.width + 1
+            assert find(screen, "next race").disabled
+    finally:
+        app.set_language("en")
