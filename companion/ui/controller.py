@@ -147,6 +147,9 @@ class RaceController:
         self._moved: frozenset[str] = frozenset()
         self._error: Text | None = None
         self._entry = Entry()
+        self._typed = False
+        """The keypad's entry was typed by hand (not put back by an Undo): the next Undo
+        takes back the typing first (:meth:`undo`)."""
         self.revision = 0
         """Counts the changes to the race: every input recorded, every undo and redo."""
         self._resume_ruling()
@@ -216,6 +219,7 @@ class RaceController:
             self.revision += 1
             self._error = None
             self._entry.clear()
+            self._typed = False
             lines = self._sentences(before, action, result.outcomes)
             moved = frozenset(inputs.moved_cars(before, self.state)) | {
                 line.car for line in lines if line.placement and line.car}
@@ -353,6 +357,7 @@ class RaceController:
         entry = other._entry
         self._entry = Entry(list(entry.keys), entry.boosting, entry.unpaid_needed,
                             list(entry.unpaid))
+        self._typed = other._typed
         self._changed()
 
     def choose_gear(self, car: str, gear: int) -> Applied | Rejection | None:
@@ -390,6 +395,7 @@ class RaceController:
         if current is not None:
             car = self.state.car(current)
             self._entry.press(key, car)
+            self._typed = True
             if key != "back" and self._entry.complete(car) and not self._entry.boosting:
                 self.confirm()  # the last card revealed is typed: the cards go in
                 return
@@ -506,8 +512,11 @@ class RaceController:
         """Take back the table's last decision and say what it was and where the cars it
         moved go back to. An End turn with nothing left to decide goes with the input before
         it; an undone reveal goes back on the keypad."""
+        if self._typed_by_hand():
+            return self._undo_typing()
         before = self.state
         self._entry.clear()
+        self._typed = False
         taken = self._walk(self.session.undo, lambda: self.session.can_undo, self.undo,
                            said_before=True)
         if taken is None:
@@ -533,10 +542,34 @@ class RaceController:
         self._changed()
         return True
 
+    def _typed_by_hand(self) -> bool:
+        return self._typed and bool(self._entry.keys or self._entry.unpaid)
+
+    def _undo_typing(self) -> bool:
+        """Undo with cards typed on the keypad and not yet sent takes back that typing,
+        and only that, saying so: it took back the input before them and dropped the typing
+        unsaid (found by a table test). Nothing is recorded, so nothing changes in the log;
+        Undo again takes back the last recorded input."""
+        car = self.state.current_car
+        typed = Entry(list(self._entry.keys), False, self._entry.unpaid_needed,
+                      list(self._entry.unpaid))
+        state = self.state
+        self._entry.clear()
+        self._typed = False
+        self._error = None
+        self._lines = [Line(lambda: _("Undone: the cards typed for {car}, not yet sent "
+                                      "({cards}).").format(
+            car=car_label(state, car) if car else "", cards=typed.text()), car,
+            headline=True)]
+        self._moved = frozenset()
+        self._changed()
+        return True
+
     def redo(self) -> bool:
         """Bring back what Undo took back (the same decision as one step)."""
         before = self.state
         self._entry.clear()
+        self._typed = False
         brought = self._walk(self.session.redo, lambda: self.session.can_redo, self.redo,
                            said_before=False)
         if brought is None:
@@ -592,7 +625,8 @@ class RaceController:
     def view(self) -> RaceView:
         rulings = self.rulings
         return race_view(self.state, self._entry, messages=tuple(r.text for r in rulings),
-                         error=self.error, can_undo=self.session.can_undo,
+                         error=self.error,
+                         can_undo=self.session.can_undo or self._typed_by_hand(),
                          can_redo=self.session.can_redo, rulings=rulings, moved=self._moved,
                          revision=self.revision)
 

@@ -158,3 +158,53 @@ def test_undoing_a_round_s_last_gear_choice_leaves_the_others_choices_standing(u
     assert any(line.startswith(f"Ana: now in gear 3; {engine - 1} Heat") for line in lines)
     assert any(line.startswith("Chloé: now in gear 2; ") for line in lines), lines
     assert not any(line.startswith("Ben: ") for line in lines), lines
+
+
+def test_undo_takes_back_cards_typed_and_not_yet_sent_first(ui) -> None:
+    """Undo with a card typed on the keypad took back the input before it (a gear) and
+    dropped the typed card unsaid; Redo could not bring it back (found by a table test).
+    Undo now takes back the typing, and only that, saying so; the log is untouched; Undo
+    again takes back the last recorded input. Undo is enabled by typing alone (the race's
+    first reveal). A reveal put back on the keypad by Undo is not "typing": the next Undo
+    goes further back."""
+    app = ui.app
+    ui.player.set_up_race()
+    ui.player.press("start race")
+    controller = app.controller
+    screen = app.sm.current_screen
+
+    def gears_and_one_card() -> None:
+        for car in controller.state.humans_to_plan:
+            ui.player.press(f"gear {car} 2")
+        assert controller.view().mode == "reveal"
+        ui.player.press("key 3")  # one of two cards: not sent yet
+        assert find(screen, "entry").text == "3"
+
+    gears_and_one_card()
+    current = controller.state.current_car
+    name = next(r.name for r in controller.view().order if r.car == current)
+    logged = list(app.session.actions())
+    ui.player.press("undo")
+    assert find(screen, "entry").text == ""
+    assert find(screen, "messages").shown[0] == (
+        f"Undone: the cards typed for {name}, not yet sent (3).")
+    assert list(app.session.actions()) == logged  # nothing recorded was taken back
+    assert controller.view().mode == "reveal"
+    ui.player.press("undo")  # now the last gear choice
+    assert list(app.session.actions()) == logged[:-1]
+    assert controller.view().mode == "gears"
+    # The race's first reveal typed, nothing else recorded: Undo is enabled by the typing.
+    while app.session.can_undo:
+        ui.player.press("undo")
+    gears_and_one_card()
+    assert controller.view().can_undo and not find(screen, "undo").disabled
+    # A reveal sent, then undone: it is back on the keypad; the next Undo goes further back.
+    ui.player.press("key 4")
+    sent = list(app.session.actions())
+    assert find(screen, "entry").text == ""
+    ui.player.press("undo")
+    assert find(screen, "entry").text == "3  4"  # the undone reveal, put back
+    assert len(app.session.actions()) < len(sent)
+    before = len(app.session.actions())
+    ui.player.press("undo")
+    assert len(app.session.actions()) < before and find(screen, "entry").text == ""
