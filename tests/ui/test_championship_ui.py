@@ -248,3 +248,53 @@ def test_the_season_over_says_who_is_champion(ui) -> None:
             assert find(screen, "next race").disabled
     finally:
         app.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_next_race_names_the_press_corners_and_keeps_places_with_cars(ui,
+                                                                       language: str) -> None:
+    """The Next race screen, where the table sets up, said "Press Corners: E." (the letter
+    only: the table went back to the season's details to learn which corner) and broke the
+    grid between "5." and its car (found by a table test). It names each letter's corner,
+    and no line of the grid ends with a place."""
+    import re
+
+    from companion import i18n
+    from companion.ui.widgets import text_cache
+
+    app = ui.app
+    app.set_language(language)
+    try:
+        ui.player.press("championship")
+        ui.player.press("season 1962")
+        screen = app.sm.current_screen
+        while len(find_all(screen, "name ")) < 4:
+            ui.player.press("add driver")
+        names = ("Maximilianus", "Bartholomeus", "歐陽娜娜司馬長風上官婉兒",
+                 "남궁민수황보영희제갈공명")
+        for index, name in enumerate(names):
+            ui.player.find(f"name {index}").text = name
+        while not find(screen, "legends minus").disabled:
+            ui.player.press("legends minus")
+        ui.player.press("legends plus")
+        ui.player.press("legends plus")
+        ui.player.press("create season")
+        ui.player.press("next race")
+        next_screen = app.sm.current_screen
+        ui.pump(2)
+        plan = next_screen.plan
+        from companion.ui.views.modules_form import press_corner_number
+
+        press = find(next_screen, "press").text
+        for letter in plan.race.press:
+            corner = press_corner_number(plan.track, letter)
+            assert i18n._("{letter}: corner {n}").format(letter=letter, n=corner) in press
+        grid = find(next_screen, "grid")
+        grid.texture_update()
+        lines = ["".join(word.text for word in line.words)
+                 for line in text_cache.renderer(grid)._cached_lines]
+        assert len(lines) >= 2, lines  # six cars, long names: it wraps
+        for line in lines:
+            assert not re.search(r"\d\.\s*$", line), lines
+    finally:
+        app.set_language("en")

@@ -11,7 +11,7 @@ from kivy.app import App
 from companion.i18n import _
 from companion.i18n.counts import fill
 
-from ..views.modules_form import token_corners
+from ..views.modules_form import press_corner_number, token_corners
 from ..views.names import track_title
 from ..views.next_race import NextRace, plan_next_race
 from ..views.words import (
@@ -57,9 +57,15 @@ class NextRaceScreen(BaseScreen):
             box.add_widget(label)
 
         add(event_line(race.event), "event")
+        # which corner each letter names, as the season's details say ("E: corner 2"): the
+        # letter alone sent the table back to them to place the Press marker (found by a
+        # table test)
+        press = ", ".join(_("{letter}: corner {n}").format(
+            letter=letter, n=press_corner_number(plan.track, letter)) for letter in race.press)
         add(fill(_("Press Corners: {press}. Each driver draws {cards} Sponsorship card(s)."),
-            press=", ".join(race.press) or "-", cards=race.sponsors))
-        grid = ", ".join(f"{i}. {names[c]}" for i, c in enumerate(plan.grid, start=1))
+            press=press or "-", cards=race.sponsors), "press")
+        # a place and its car never on two lines ("5." at a line's end): a no-break space
+        grid = ", ".join(f"{i}.\u00a0{names[c]}" for i, c in enumerate(plan.grid, start=1))
         add(_("Grid: {grid}").format(grid=grid), "grid")
         order = ", ".join(names[c] for c in plan.picks)
         add(_("Draft order: {order}. {car} picked first and may then swap one earlier "
