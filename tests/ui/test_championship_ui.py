@@ -126,6 +126,15 @@ def test_continue_resumes_a_season_race(ui) -> None:
     assert app.session.race_id == race_id and app.season_id == season_id
     assert racefile.state_document(app.session.state) == expected
     assert app.session.setup.modules.event == "new-grandstand"
+    # Start says it is a season's race (it said "Great Britain, 1 lap, round 3: ..." only:
+    # found by a table test), on Continue and when New race asks first.
+    app.show("start")
+    ui.pump(1)
+    start = app.sm.current_screen
+    assert find(start, "continue info").text.startswith("1961, race 1 of 3: Great Britain, ")
+    ui.player.press("new race")
+    assert find(start, "ask race").text.startswith("1961, race 1 of 3: Great Britain, ")
+    ui.player.press("continue it")
     # The season knows its race is running: its standings offer to continue it.
     app.show("standings")
     assert find(app.sm.current_screen, "next race").text == "Continue race"

@@ -25,11 +25,38 @@ from .base import PagedScreen
 PAGES = ("home", "ask", "unfinished")
 
 
-def race_line(summary: Any) -> str:
-    """An unfinished race in words: track, laps, the round being played, the cars."""
-    return fill(_("{track}, {laps} lap(s), round {round}: {cars}"),
+def race_line(summary: Any, season: tuple[str, int, int] | None = None) -> str:
+    """An unfinished race in words: its season's race when it is one (``season``: the
+    season's name, the race's number, the season's races), track, laps, the round being
+    played, the cars."""
+    line = fill(_("{track}, {laps} lap(s), round {round}: {cars}"),
         track=track_title(summary.track_id), laps=summary.laps, round=summary.rounds + 1,
         cars=", ".join(car_name(car) for car in summary.cars))
+    if season is None:
+        return line
+    name, number, races = season
+    return _("{season}, race {n} of {races}: {race}").format(
+        season=name, n=number, races=races, race=line)
+
+
+def season_of(app: Any, race_id: str) -> tuple[str, int, int] | None:
+    """The season a race belongs to, as :func:`race_line` says it; None for a race of no
+    season, or when the seasons cannot be read (the line then says the race alone: the
+    Start screen opens whatever the seasons' tables hold)."""
+    from companion.storage import StorageError
+
+    try:
+        if not app.has_seasons():
+            return None
+        store = app.season_store()
+        found = store.season_of(race_id)
+        if found is None:
+            return None
+        season_id, number = found
+        summary = next((s for s in store.seasons() if s.id == season_id), None)
+    except StorageError:
+        return None
+    return None if summary is None else (summary.name, number, summary.races)
 
 
 class StartScreen(PagedScreen):
@@ -80,11 +107,12 @@ class StartScreen(PagedScreen):
         button.disabled = target is None
         button.why_disabled = _("No race is unfinished: New race starts one.")
         button.opacity = 1 if target is not None else 0.35
-        info.text = race_line(target) if target is not None else _("No unfinished race.")
+        season = season_of(app, target.id) if target is not None else None
+        info.text = race_line(target, season) if target is not None else _("No unfinished race.")
         others.text = (_("Other unfinished races: {n}").format(n=len(unfinished) - 1)
                        if len(unfinished) > 1 else "")
         if self.page == "ask":
-            self.ids.ask_race.text = race_line(target) if target is not None else ""
+            self.ids.ask_race.text = race_line(target, season) if target is not None else ""
         elif self.page == "unfinished":
             self._unfinished(unfinished)
 
@@ -94,7 +122,8 @@ class StartScreen(PagedScreen):
         box.clear_widgets()
         for summary in races:
             row = BoxLayout(size_hint_y=None, height=app.tap * 1.3, spacing=app.fs * 0.4)
-            label = ToneLabel(text=race_line(summary), scale="small", size_hint_y=1)
+            label = ToneLabel(text=race_line(summary, season_of(app, summary.id)),
+                              scale="small", size_hint_y=1)
             row.add_widget(label)
             button = Btn(text=_("Continue"), size_hint_x=None, width=app.tap * 2.6,
                          test_name=f"resume {summary.id}")
