@@ -307,3 +307,35 @@ def test_next_race_names_the_press_corners_and_keeps_places_with_cars(ui,
             assert not re.search(r"\d\.\s*$", line), lines
     finally:
         app.set_language("en")
+
+
+def test_a_draft_market_taller_than_the_screen_shows_its_bar(ui) -> None:
+    """Four drivers draft from a market of seven: at 800x480 the seventh card lay under the
+    others, its top edge only in sight, with a faint grey bar (found by a table test). The
+    cards' scroll bar is drawn in the accent colour while there is more below."""
+    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+    app = ui.app
+    ui.player.press("championship")
+    ui.player.press("season 1961")
+    screen = app.sm.current_screen
+    while len(find_all(screen, "name ")) < 4:
+        ui.player.press("add driver")
+    for index, name in enumerate(("Ana", "Ben", "Cy", "Di")):
+        ui.player.find(f"name {index}").text = name
+    ui.player.press("create season")
+    ui.player.press("next race")
+    ui.player.press("draft")
+    ui.pump(3)
+    draft = app.sm.current_screen
+    assert len(app.draft_flow.draft.market) == 7
+    view = draft.ids.cards_view
+    assert view.viewport_size[1] > view.height  # more cards than fit
+    right, bottom = view.to_window(view.right, view.y)
+    x = int(right - view.bar_width / 2 - view.bar_margin)
+    accent = [round(v * 255) for v in app.c_accent[:3]]
+    hits = 0
+    for y in range(int(bottom) + 4, int(bottom + view.height) - 4, 8):
+        data = glReadPixels(x, y, 1, 1, GL_RGB, GL_UNSIGNED_BYTE)
+        hits += all(abs(c - a) <= 40 for c, a in zip(data[:3], accent, strict=True))
+    assert hits >= 5, hits  # the bar, in the accent colour, along the view's side
