@@ -150,6 +150,9 @@ class RaceController:
         self._typed = False
         """The keypad's entry was typed by hand (not put back by an Undo): the next Undo
         takes back the typing first (:meth:`undo`)."""
+        self._restored_keys: list[str] = []
+        """The keys an Undo put back on the keypad (an undone reveal): taking back the
+        typing returns to them."""
         self.revision = 0
         """Counts the changes to the race: every input recorded, every undo and redo."""
         self._resume_ruling()
@@ -219,7 +222,7 @@ class RaceController:
             self.revision += 1
             self._error = None
             self._entry.clear()
-            self._typed = False
+            self._typed, self._restored_keys = False, []
             lines = self._sentences(before, action, result.outcomes)
             moved = frozenset(inputs.moved_cars(before, self.state)) | {
                 line.car for line in lines if line.placement and line.car}
@@ -357,7 +360,7 @@ class RaceController:
         entry = other._entry
         self._entry = Entry(list(entry.keys), entry.boosting, entry.unpaid_needed,
                             list(entry.unpaid))
-        self._typed = other._typed
+        self._typed, self._restored_keys = other._typed, list(other._restored_keys)
         self._changed()
 
     def choose_gear(self, car: str, gear: int) -> Applied | Rejection | None:
@@ -516,7 +519,7 @@ class RaceController:
             return self._undo_typing()
         before = self.state
         self._entry.clear()
-        self._typed = False
+        self._typed, self._restored_keys = False, []
         taken = self._walk(self.session.undo, lambda: self.session.can_undo, self.undo,
                            said_before=True)
         if taken is None:
@@ -532,6 +535,7 @@ class RaceController:
         if isinstance(last, Reveal) and state.current_car == last.car and (
                 state.turn is not None and state.turn.stage is TurnStage.REVEAL):
             self._entry.restore(last)
+            self._restored_keys = list(self._entry.keys)
         moved = inputs.moved_cars(before, state)
         self._lines = [Line(inputs.undone(action, before), getattr(action, "car", None),
                             headline=index == 0) for index, action in enumerate(taken)]
@@ -551,16 +555,26 @@ class RaceController:
         unsaid (found by a table test). Nothing is recorded, so nothing changes in the log;
         Undo again takes back the last recorded input."""
         car = self.state.current_car
-        typed = Entry(list(self._entry.keys), False, self._entry.unpaid_needed,
-                      list(self._entry.unpaid))
+        keys, base = list(self._entry.keys), self._restored_keys
         state = self.state
+        typing = not base or keys[:len(base)] == base  # cards typed (after those put back)
+        cards = (Entry(keys[len(base):], False, self._entry.unpaid_needed,
+                       list(self._entry.unpaid)) if typing else Entry(list(base)))
+
+        def said() -> str:  # in the language of the moment (a colour's name too)
+            name = car_label(state, car) if car else ""
+            if typing:
+                return _("Undone: the cards typed for {car}, not yet sent ({cards}).").format(
+                    car=name, cards=cards.text(", "))
+            # a card put back by Undo was taken off: the keypad is as Undo left it
+            return _("Undone: the change to {car}'s cards on the keypad; they are {cards} "
+                     "again.").format(car=name, cards=cards.text(", "))
+
         self._entry.clear()
+        self._entry.keys += base
         self._typed = False
         self._error = None
-        self._lines = [Line(lambda: _("Undone: the cards typed for {car}, not yet sent "
-                                      "({cards}).").format(
-            car=car_label(state, car) if car else "", cards=typed.text()), car,
-            headline=True)]
+        self._lines = [Line(said, car, headline=True)]
         self._moved = frozenset()
         self._changed()
         return True
@@ -569,7 +583,7 @@ class RaceController:
         """Bring back what Undo took back (the same decision as one step)."""
         before = self.state
         self._entry.clear()
-        self._typed = False
+        self._typed, self._restored_keys = False, []
         brought = self._walk(self.session.redo, lambda: self.session.can_redo, self.redo,
                            said_before=False)
         if brought is None:

@@ -281,3 +281,47 @@ def test_six_long_names_leave_the_map_room(ui, language: str) -> None:
             assert lines == (1 if language == "zh_TW" else 2)
     finally:
         app.set_language("en")
+
+
+def test_the_dials_sentence_leaves_every_gear_in_sight(ui, monkeypatch) -> None:
+    """With a table's gear dials, the prompt says what the orange mark is: in Korean it
+    grows to three lines. Late in a race, six drivers each with Clogged, the ruling box was
+    sized for the shorter prompt (read before the longer one was laid out) and the last row
+    of gears lay half under it (found by a table test). Every gear stays in sight whenever
+    the prompt's words change."""
+    from dataclasses import replace
+
+    app = ui.app
+    start(app, LONG_CJK, 0)
+    controller = app.controller
+    for _ in range(200):  # to the next round's gears: the rulings of the round before shown
+        ui.player.step()
+        if controller.view().mode == "gears" and controller.view().rulings:
+            break
+    plain = controller.view
+
+    def clogging():
+        view = plain()
+        return replace(view, gear_rows=tuple(replace(r, can_clog=True)
+                                             for r in view.gear_rows))
+
+    monkeypatch.setattr(controller, "view", clogging)
+    app.set_language("ko")
+    try:
+        screen = app.sm.current_screen
+        screen.refresh()
+        ui.pump(3)
+        _check_gears(app, LONG_CJK)
+        lines = find(screen, "prompt").height
+        screen.show_dials({row.car: 1 for row in controller.view().gear_rows})  # a dial read
+        ui.pump(3)
+        assert find(screen, "prompt").height > lines  # the sentence is said: more lines
+        _check_gears(app, LONG_CJK)
+        screen.show_dials({})
+        ui.pump(3)
+        _check_gears(app, LONG_CJK)
+        app.set_language("en")  # and a prompt laid out anew in other words
+        ui.pump(3)
+        _check_gears(app, LONG_CJK)
+    finally:
+        app.set_language("en")

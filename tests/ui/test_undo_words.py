@@ -205,6 +205,13 @@ def test_undo_takes_back_cards_typed_and_not_yet_sent_first(ui) -> None:
     ui.player.press("undo")
     assert find(screen, "entry").text == "3  4"  # the undone reveal, put back
     assert len(app.session.actions()) < len(sent)
+    # A card put back taken off, then Undo: the keypad is as Undo left it, and says so
+    ui.player.press("key back")
+    assert find(screen, "entry").text == "3"
+    ui.player.press("undo")
+    assert find(screen, "entry").text == "3  4"
+    assert find(screen, "messages").shown[0] == (
+        f"Undone: the change to {name}'s cards on the keypad; they are 3, 4 again.")
     before = len(app.session.actions())
     ui.player.press("undo")
     assert len(app.session.actions()) < before and find(screen, "entry").text == ""

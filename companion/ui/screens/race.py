@@ -69,6 +69,7 @@ class RaceScreen(BaseScreen):
         """The race whose Results screen is built ahead (:meth:`_prepare_results`)."""
         order = self.ids.order
         order.bind(values_width=self.share_columns, name_widths=self.share_columns)
+        self.ids.prompt.bind(height=self._refit_rulings)
         self.ids.columns.bind(width=self.share_columns)
 
     @property
@@ -123,6 +124,7 @@ class RaceScreen(BaseScreen):
         self.ids.panel.show_dials(dials)
         if self._view is not None:
             self.ids.prompt.text = self._prompt(self._view, dials)
+            self.ruling_lines = self._room_for_the_panel(self._view)
 
     @staticmethod
     def _prompt(view: RaceView, dials: dict[str, int]) -> str:
@@ -135,6 +137,12 @@ class RaceScreen(BaseScreen):
             return view.prompt + " " + _("Orange: the gear on the seat's dial; Ready "
                                          "chooses it.")
         return view.prompt
+
+    def _refit_rulings(self, *_args: object) -> None:
+        """The prompt's words laid out at a height other than foreseen: the ruling box's
+        least height again."""
+        if self._view is not None:
+            self.ruling_lines = self._room_for_the_panel(self._view)
 
     def _room_for_the_panel(self, view: RaceView) -> float:
         """The ruling box's least height, in body-size lines: :data:`RULING_LINES`, unless
@@ -149,7 +157,12 @@ class RaceScreen(BaseScreen):
         app = App.get_running_app()
         ids = self.ids
         column = ids.panel_box.parent
-        room = column.height - ids.prompt.height - ids.entry.height
+        prompt = ids.prompt  # as tall as its new words will be (its texture comes later: a
+        # prompt grown by the dials' sentence cut the last row of gears; found by a table test)
+        tall = prompt.height if prompt.width <= 1 else max(
+            FIT.lines(prompt.text, prompt.font_size, prompt.width)
+            * FIT.line_height(prompt.font_size), prompt.font_size * 1.4)
+        room = column.height - tall - ids.entry.height
         full = self.RULING_LINES
         if column.height <= 1 or ids.panel.height <= room - app.fs * (full + 0.75):
             return full

@@ -220,7 +220,8 @@ class Entry:
         parsed = self.parse()
         return Reveal(car, parsed.reveal_cards(), tuple(parsed.flips), tuple(self.unpaid))
 
-    def text(self) -> str:
+    def text(self, between: str = "  ") -> str:
+        """The entry as the keypad's line shows it (``between`` the cards)."""
         parsed = self.parse()
         shown = []
         flips = iter(parsed.flips)
@@ -236,7 +237,7 @@ class Entry:
             flips_text = [str(v) for v in self.unpaid]
             flips_text += ["?"] * (self.unpaid_needed - len(self.unpaid))
             shown.append(_("unpaid: {flips}").format(flips=",".join(flips_text)))
-        return "  ".join(shown)
+        return between.join(shown)
 
 
 def upgrade_keys(car: CarState, parsed: Parsed | None = None) -> list[tuple[str, bool]]:
