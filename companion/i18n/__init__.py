@@ -12,7 +12,7 @@ the sources and ``msgfmt.py`` compiles the ``.mo`` files kept in the repository.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 DOMAIN = "heat_companion"
@@ -96,3 +96,10 @@ def remove_listener(listener: Callable[[str], None]) -> None:
 def _(message: str) -> str:
     """``message`` in the current language."""
     return _current.gettext(message)
+
+
+def listed(items: Iterable[str]) -> str:
+    """Names (cars, tracks, letters) in a list, as the current language writes one:
+    "Ana, Ben" in English and Korean, "Ana、Ben" in Traditional Chinese (an English comma
+    between Chinese names read as a mistake: found by a table test)."""
+    return _(", ").join(items)

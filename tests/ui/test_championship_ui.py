@@ -236,6 +236,12 @@ def test_the_season_over_says_who_is_champion(ui) -> None:
     level = level.with_result(RaceResult(order=(), eliminated=("red", "black", "blue")))
     assert StandingsScreen.champion_words(level) == (
         "1962 champions, level: Maximilianus, Legend Black, 15 points each.")
+    ui.app.set_language("zh_TW")
+    try:  # the names listed as Chinese lists them
+        assert StandingsScreen.champion_words(level) == (
+            "1962 賽季並列冠軍：Maximilianus、傳奇黑色，各 15 分。")
+    finally:
+        ui.app.set_language("en")
     # On the screen, in each language
     app = ui.app
     stored = SimpleNamespace(id="s1", season=over, running=None, race_ids=())

@@ -294,3 +294,19 @@ def test_a_new_table_on_a_korean_system_starts_in_korean(make_harness, monkeypat
     app.set_language("en")  # chosen in Settings: saved, and read first at the next start
     saved = json.loads(app.settings_path.read_text(encoding="utf-8"))
     assert saved["language"] == "en"
+
+
+def test_names_are_listed_as_each_language_writes_a_list() -> None:
+    """Chinese lists names with "、": "Maximilianus, 歐陽娜娜" (an English comma in a Chinese
+    sentence) read as a mistake (found by a table test). English and Korean keep ", "."""
+    from companion.i18n import listed
+
+    try:
+        for language, expected in (("en", "Ana, Ben, Legend Black"),
+                                   ("zh_TW", "Ana、Ben、Legend Black"),
+                                   ("ko", "Ana, Ben, Legend Black")):
+            i18n.set_language(language)
+            assert listed(["Ana", "Ben", "Legend Black"]) == expected
+            assert listed(iter(["Ana"])) == "Ana" and listed([]) == ""
+    finally:
+        i18n.set_language("en")

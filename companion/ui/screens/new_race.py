@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion import i18n
 from companion.engine.modules import EVENTS
-from companion.i18n import _
+from companion.i18n import _, listed
 
 from ..views.drivers import MAX_BONUS, MAX_LEGENDS
 from ..views.names import COLOUR_RGB, colour_name, legend_name
@@ -296,7 +296,7 @@ class NewRaceScreen(PagedScreen):
             "The grid is set by hand: there is no draw to make again.")
         order = [self._car_text(car) for car in form.grid_order()]
         self.ids.grid_words.text = _("Pole position: {first}. Then: {rest}.").format(
-            first=order[0], rest=", ".join(order[1:]) or "-") if form.random_grid else ""
+            first=order[0], rest=listed(order[1:]) or "-") if form.random_grid else ""
         self.ids.seed_words.text = _(
             "Draw number {seed}: it decides the random grid and any drawn Weather and Road "
             "Conditions, and is saved with the race.").format(seed=form.seed)

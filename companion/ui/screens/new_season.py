@@ -13,7 +13,7 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from companion.i18n import _
+from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from ..views.drivers import MAX_BONUS, MAX_LEGENDS
@@ -100,7 +100,7 @@ class NewSeasonScreen(PagedScreen):
         self.ids.kind.text = (_("Custom season") if custom
                               else _("Season {year}").format(year=form.kind))
         self._name_row(custom)
-        tracks = ", ".join(track_title(r.track) for r in form.race_list())
+        tracks = listed(track_title(r.track) for r in form.race_list())
         self.ids.races_summary.text = fill(_("{n} race(s): {tracks}"),
             n=len(form.race_list()), tracks=tracks)
         self.ids.races_button.text = (_("Edit the races") if custom

@@ -8,7 +8,7 @@ from typing import Any
 
 from kivy.app import App
 
-from companion.i18n import _
+from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from ..views.modules_form import press_corner_number, token_corners
@@ -60,14 +60,14 @@ class NextRaceScreen(BaseScreen):
         # which corner each letter names, as the season's details say ("E: corner 2"): the
         # letter alone sent the table back to them to place the Press marker (found by a
         # table test)
-        press = ", ".join(_("{letter}: corner {n}").format(
+        press = listed(_("{letter}: corner {n}").format(
             letter=letter, n=press_corner_number(plan.track, letter)) for letter in race.press)
         add(fill(_("Press Corners: {press}. Each driver draws {cards} Sponsorship card(s)."),
             press=press or "-", cards=race.sponsors), "press")
         # a place and its car never on two lines ("5." at a line's end): a no-break space
-        grid = ", ".join(f"{i}.\u00a0{names[c]}" for i, c in enumerate(plan.grid, start=1))
+        grid = listed(f"{i}.\u00a0{names[c]}" for i, c in enumerate(plan.grid, start=1))
         add(_("Grid: {grid}").format(grid=grid), "grid")
-        order = ", ".join(names[c] for c in plan.picks)
+        order = listed(names[c] for c in plan.picks)
         add(_("Draft order: {order}. {car} picked first and may then swap one earlier "
               "Upgrade.").format(order=order, car=names[plan.picks[0]]) if plan.picks else "",
             "draft order")

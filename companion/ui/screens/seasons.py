@@ -7,7 +7,7 @@ from typing import Any
 from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.i18n import _
+from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from ..views.names import car_name, track_title
@@ -48,8 +48,8 @@ class SeasonsScreen(BaseScreen):
             season = app.season_store().season(summary.id)
             over = season.season.over
             status = _("over") if over else season_status(summary, season.running is not None)
-            text = f"{summary.name}  ({status})\n" + ", ".join(
-                f"{line.rank}. {car_name(line.car)} {line.points}"
+            text = f"{summary.name}  ({status})\n" + listed(
+                f"{line.rank}.\u00a0{car_name(line.car)} {line.points}"
                 for line in season.season.standings()[:3])
             self._row(box, text, _("Open"), f"open season {summary.id}",
                       lambda s=summary.id: self.open(s))
@@ -62,7 +62,7 @@ class SeasonsScreen(BaseScreen):
         from companion.championship import SEASONS
 
         for year, definition in SEASONS.items():
-            tracks = ", ".join(track_title(r.track) for r in definition.races)
+            tracks = listed(track_title(r.track) for r in definition.races)
             text = f"{year}: {tracks}"
             playable = all(r.playable for r in definition.races)
             if not definition.verified:

@@ -11,7 +11,7 @@ from typing import Any
 from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.i18n import _
+from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from ..views.names import car_name
@@ -99,7 +99,7 @@ class StandingsScreen(BaseScreen):
                         points=first[0].points)
         return fill(_("{season} champions, level: {cars}, {points} point(s) each."),
                     season=season.definition.name,
-                    cars=", ".join(car_name(line.car) for line in first),
+                    cars=listed(car_name(line.car) for line in first),
                     points=first[0].points)
 
     def _table(self, season: Any) -> None:

@@ -14,7 +14,7 @@ from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.i18n import _
+from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from ..views.names import car_name, track_title
@@ -31,7 +31,7 @@ def race_line(summary: Any, season: tuple[str, int, int] | None = None) -> str:
     played, the cars."""
     line = fill(_("{track}, {laps} lap(s), round {round}: {cars}"),
         track=track_title(summary.track_id), laps=summary.laps, round=summary.rounds + 1,
-        cars=", ".join(car_name(car) for car in summary.cars))
+        cars=listed(car_name(car) for car in summary.cars))
     if season is None:
         return line
     name, number, races = season

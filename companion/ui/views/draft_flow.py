@@ -22,7 +22,7 @@ from companion.engine.draft import (
     pick_problem,
     round_pick,
 )
-from companion.i18n import _
+from companion.i18n import _, listed
 
 from .words import design_card, render
 
@@ -159,7 +159,7 @@ class DraftFlow:
             error = render(Explanation(self.error.template, params))
         if mode == "pick":
             title = _("Garage draft, round {round}").format(round=draft.round)
-            order = ", ".join(self.name(d) for d in draft.order)
+            order = listed(self.name(d) for d in draft.order)
             prompt = _("{car}: pick a card (order: {order}).").format(
                 car=self.name(draft.to_pick), order=order)
             return DraftView(mode, title, prompt, market, hands=hands, error=error,

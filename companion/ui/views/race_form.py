@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from companion.engine import CarEntry, RaceSetup, SetupError
 from companion.engine.rng import seed_state, shuffled
-from companion.i18n import _
+from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from .drivers import MAX_SEATS, Driver, DriverList, first_drivers
@@ -179,6 +179,6 @@ def options_summary(form: RaceForm, short: bool = False) -> str:
     if used and short:
         parts.append(fill(_("Modules: {n} in use"), n=len(used)))
     else:
-        parts.append(_("Modules: {list}").format(list=", ".join(used)) if used
+        parts.append(_("Modules: {list}").format(list=listed(used)) if used
                      else _("Modules: none"))
     return " · ".join(parts)

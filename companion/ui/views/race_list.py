@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import _, listed
 
 from .names import car_name, track_title
 
@@ -49,7 +49,7 @@ def race_lines(race: Any) -> tuple[str, str]:
     """The two lines of a race in the list: date, track and state; then its drivers, in grid
     order, by name ("Legend Black" for a Legend)."""
     head = "  ·  ".join((race_date(race.created), track_title(race.track_id), race_state(race)))
-    return head, ", ".join(car_name(car) for car in race.cars)
+    return head, listed(car_name(car) for car in race.cars)
 
 
 def matching_tracks(text: str) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from .drivers import Driver, DriverList, first_drivers
@@ -138,14 +138,14 @@ def race_words(number: int, race: Any) -> str:
     letter names) and the Sponsorship cards each driver draws."""
     from .names import track_title
 
-    press = ", ".join(race.press)
+    press = listed(race.press)
     if race.playable and race.press:
         import tracks
 
         from .modules_form import press_corner_number
 
         track = tracks.load_track(race.track)
-        press = ", ".join(_("{letter}: corner {n}").format(
+        press = listed(_("{letter}: corner {n}").format(
             letter=letter, n=press_corner_number(track, letter)) for letter in race.press)
     text = fill(_("Race {n}: {track}. Press Corners: {press}. Each driver draws {cards} "
                   "Sponsorship card(s) before the race."),
