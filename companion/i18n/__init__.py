@@ -100,6 +100,7 @@ def _(message: str) -> str:
 
 def listed(items: Iterable[str]) -> str:
     """Names (cars, tracks, letters) in a list, as the current language writes one:
-    "Ana, Ben" in English and Korean, "Ana、Ben" in Traditional Chinese (an English comma
-    between Chinese names read as a mistake: found by a table test)."""
+    "Ana, Ben" in English and Korean, "Ana、 Ben" in Traditional Chinese (an English comma
+    between Chinese names read as a mistake: found by a table test; the space after "、"
+    is where a line may break: Kivy breaks a line only at a space)."""
     return _(", ").join(items)

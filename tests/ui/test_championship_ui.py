@@ -239,7 +239,7 @@ def test_the_season_over_says_who_is_champion(ui) -> None:
     ui.app.set_language("zh_TW")
     try:  # the names listed as Chinese lists them
         assert StandingsScreen.champion_words(level) == (
-            "1962 賽季並列冠軍：Maximilianus、傳奇黑色，各 15 分。")
+            "1962 賽季並列冠軍：Maximilianus、 傳奇黑色，各 15 分。")
     finally:
         ui.app.set_language("en")
     # On the screen, in each language

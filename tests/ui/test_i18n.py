@@ -303,7 +303,7 @@ def test_names_are_listed_as_each_language_writes_a_list() -> None:
 
     try:
         for language, expected in (("en", "Ana, Ben, Legend Black"),
-                                   ("zh_TW", "Ana、Ben、Legend Black"),
+                                   ("zh_TW", "Ana、 Ben、 Legend Black"),
                                    ("ko", "Ana, Ben, Legend Black")):
             i18n.set_language(language)
             assert listed(["Ana", "Ben", "Legend Black"]) == expected

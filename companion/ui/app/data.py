@@ -102,6 +102,25 @@ class DataMixin:
         self.log()
         return bool(self.log_access.has_seasons())
 
+    def season_of_race(self, race_id: str) -> tuple[str, int, int] | None:
+        """The season a race belongs to: its name, the race's number and the season's
+        races; None for a race of no season, or when the seasons cannot be read (the Start
+        screen then says the race alone: it opens whatever the seasons' tables hold)."""
+        from companion.storage.errors import StorageError
+
+        try:
+            if not self.has_seasons():
+                return None
+            store = self.season_store()
+            found = store.season_of(race_id)
+            if found is None:
+                return None
+            season_id, number = found
+            summary = next((s for s in store.seasons() if s.id == season_id), None)
+        except StorageError:
+            return None
+        return None if summary is None else (summary.name, number, summary.races)
+
     def unfinished_races(self) -> list[Any]:
         """Every race not over (``RaceSummary``), the one Continue opens first: the race the
         table played last (``last_race``) while it is unfinished, else the one created last;

@@ -39,26 +39,6 @@ def race_line(summary: Any, season: tuple[str, int, int] | None = None) -> str:
         season=name, n=number, races=races, race=line)
 
 
-def season_of(app: Any, race_id: str) -> tuple[str, int, int] | None:
-    """The season a race belongs to, as :func:`race_line` says it; None for a race of no
-    season, or when the seasons cannot be read (the line then says the race alone: the
-    Start screen opens whatever the seasons' tables hold)."""
-    from companion.storage import StorageError
-
-    try:
-        if not app.has_seasons():
-            return None
-        store = app.season_store()
-        found = store.season_of(race_id)
-        if found is None:
-            return None
-        season_id, number = found
-        summary = next((s for s in store.seasons() if s.id == season_id), None)
-    except StorageError:
-        return None
-    return None if summary is None else (summary.name, number, summary.races)
-
-
 class StartScreen(PagedScreen):
     page = StringProperty("home")
 
@@ -107,7 +87,7 @@ class StartScreen(PagedScreen):
         button.disabled = target is None
         button.why_disabled = _("No race is unfinished: New race starts one.")
         button.opacity = 1 if target is not None else 0.35
-        season = season_of(app, target.id) if target is not None else None
+        season = app.season_of_race(target.id) if target is not None else None
         info.text = race_line(target, season) if target is not None else _("No unfinished race.")
         others.text = (_("Other unfinished races: {n}").format(n=len(unfinished) - 1)
                        if len(unfinished) > 1 else "")
@@ -122,7 +102,7 @@ class StartScreen(PagedScreen):
         box.clear_widgets()
         for summary in races:
             row = BoxLayout(size_hint_y=None, height=app.tap * 1.3, spacing=app.fs * 0.4)
-            label = ToneLabel(text=race_line(summary, season_of(app, summary.id)),
+            label = ToneLabel(text=race_line(summary, app.season_of_race(summary.id)),
                               scale="small", size_hint_y=1)
             row.add_widget(label)
             button = Btn(text=_("Continue"), size_hint_x=None, width=app.tap * 2.6,
