@@ -547,7 +547,11 @@ class RaceController:
         return True
 
     def _typed_by_hand(self) -> bool:
-        return self._typed and bool(self._entry.keys or self._entry.unpaid)
+        """Cards on the keypad typed by hand and not sent: other than none, and other than
+        the cards an Undo put back (typed off and on again, they are as Undo left them)."""
+        entry = self._entry
+        return self._typed and bool(entry.keys or entry.unpaid) and (
+            entry.keys != self._restored_keys or bool(entry.unpaid))
 
     def _undo_typing(self) -> bool:
         """Undo with cards typed on the keypad and not yet sent takes back that typing,

@@ -212,6 +212,17 @@ def test_undo_takes_back_cards_typed_and_not_yet_sent_first(ui) -> None:
     assert find(screen, "entry").text == "3  4"
     assert find(screen, "messages").shown[0] == (
         f"Undone: the change to {name}'s cards on the keypad; they are 3, 4 again.")
+    # The card taken off typed on again (its send refused here, as the engine may): the
+    # keypad is as Undo left it, so Undo goes further back, saying no empty "()"
+    ui.player.press("key back")
+    refused = controller.confirm
+    controller.confirm = lambda: controller._changed()
+    try:
+        ui.player.press("key 4")
+    finally:
+        controller.confirm = refused
+    assert find(screen, "entry").text == "3  4"
     before = len(app.session.actions())
     ui.player.press("undo")
     assert len(app.session.actions()) < before and find(screen, "entry").text == ""
+    assert "()" not in find(screen, "messages").shown[0]
