@@ -176,10 +176,11 @@ class RaceScreen(BaseScreen):
         wider: found by a table test), the map's column giving up to :data:`LEAST_SHARE`
         for it. Then the left column is as wide as the race order needs for its names on
         one line, as far as the panel can spare: with Sponsorship's seventh column (every
-        championship race) "Maximilianus" read "Maxi...anus" at 800x480 with 95 px of the
-        panel's width unused. A name too long even then (a twelve-letter Chinese name) asks
-        for nothing: it is cut or takes two lines as before (:mod:`.race_table`). Otherwise
-        the column keeps :data:`BASE_SHARE`."""
+        championship race) "Maximilianus" read "Maxi...anus" at 800x480 while the panel's
+        gears were wider than a touch target needs (17 px to spare in all). A name too long
+        even then (a twelve-letter Chinese name) asks for nothing: it is cut or takes two
+        lines as before (:mod:`.race_table`). Otherwise the column keeps :data:`BASE_SHARE`.
+        """
         from ..widgets.race_panel import narrowest
 
         columns = self.ids.columns
