@@ -260,7 +260,17 @@ def test_the_season_over_says_who_is_champion(ui) -> None:
             assert title.text == words
             title.texture_update()
             assert title.texture_size[0] <= title.width + 1
-            assert find(screen, "next race").disabled
+            button = find(screen, "next race")  # no next race: the tile is gone
+            assert button.disabled and button.opacity == 0 and button.width == 0
+            back = find(screen, "back")
+            assert back.right <= find(screen, "export standings").x + 1
+            assert find(screen, "export standings").right >= screen.width * 0.9
+        stored.season = first  # a season with a race to go: the tile is back
+        app.show("start")
+        app.show("standings")
+        ui.pump(2)
+        button = find(app.sm.current_screen, "next race")
+        assert not button.disabled and button.opacity == 1 and button.width > 100
     finally:
         app.set_language("en")
 

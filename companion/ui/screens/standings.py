@@ -65,9 +65,14 @@ class StandingsScreen(BaseScreen):
         chart.series = points_series(season)
         chart.redraw()
         running = stored.running is not None
-        self.ids.next.text = _("Continue race") if running else _("Next race")
-        self.ids.next.disabled = season.over
-        self.ids.next.why_disabled = _("The season is over: every race of it is run.")
+        button = self.ids.next
+        button.text = _("Continue race") if running else _("Next race")
+        button.disabled = season.over
+        button.why_disabled = _("The season is over: every race of it is run.")
+        # Over, the season has no next race: the tile goes (greyed, it stayed the row's
+        # largest, orange tile under the champion's line), Back and Export take the row.
+        button.opacity = 0 if season.over else 1
+        button.size_hint_x, button.width = (None, 0) if season.over else (1, button.width)
         unplaced = any(not points.place for line in season.standings() for points in line.races)
         self.ids.note.text = "\n".join(
             [_("Each race: points, then the place in brackets.")]
