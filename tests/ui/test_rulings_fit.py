@@ -229,3 +229,28 @@ def _small_box(ui, rulings, lines: float = 4.3):
         yield box
     finally:
         Window.remove_widget(box)
+
+
+@pytest.mark.parametrize("text", [
+    "Maximilianus 欠 1 張升級卡的 2 熱度，冷卻之後支付。",
+    "傳奇卡 7：傳奇綠色的 19 會越過第 1 個彎道，因此停在彎道前 3 格（菱形 3）。",
+    "Maximilianus 在 Bartholomew 後方滑流：多前進 4 格，含晴天加成 +2；速度不變。",
+    "Bartholomeus：執行你能用的動作，然後結束回合。",
+    "남궁민수황보영희제갈공명은(는) 코너 라인을 넘지 않았습니다.",
+])
+def test_the_counted_lines_are_the_lines_kivy_draws(ui, text: str) -> None:
+    """The ruling box, the prompt's room and the tables lay out from ``TextFit.lines``. It
+    counted a line fewer than Kivy draws when a run with no space, wider than the line (a
+    Chinese clause), began on a line already begun: Kivy starts such a run on a line of its
+    own, then breaks it at any letter (found while trying no-break spaces in Chinese: the
+    rulings ran over the gear buttons)."""
+    from kivy.core.text import Label as CoreLabel
+
+    first = FIT.width(text.split(" ")[0], 15)
+    wrong = []
+    for width in range(int(first) + 1, 420, 3):  # the first word fits its line
+        label = CoreLabel(text=text, font_size=15, text_size=(width, None))
+        label.refresh()
+        if len(label._cached_lines) != FIT.lines(text, 15, width):
+            wrong.append((width, len(label._cached_lines), FIT.lines(text, 15, width)))
+    assert not wrong, wrong[:3]

@@ -11,7 +11,8 @@ LINE_SPACING = 1.0
 
 class TextFit:
     """How many lines a text wraps to in a width, from the font's word widths (as Kivy wraps:
-    at spaces, and inside a word only when the word alone is wider than the line)."""
+    at spaces, and inside a word only when the word alone is wider than the line, that word
+    then starting a line of its own)."""
 
     def __init__(self) -> None:
         self._widths: dict[tuple[str, float], float] = {}
@@ -46,7 +47,11 @@ class TextFit:
             if not word:
                 continue
             wide = self.width(word, size)
-            if wide > width:  # a word (a Chinese sentence) broken by characters
+            if wide > width:  # a word (a Chinese sentence) broken by characters, from a line
+                # of its own, as Kivy breaks it (it counted a line fewer when such a word
+                # began on a line already begun: a zh_TW ruling then overflowed its box)
+                if used:
+                    lines, used = lines + 1, 0.0
                 for char in word:
                     step = self.width(char, size)
                     if used and used + step > width:
