@@ -106,8 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     pot_path = LOCALE_DIR / f"{DOMAIN}.pot"
     pot_text = write_po(pot, language="")
-    if not pot_path.exists() or list(read_po(pot_path.read_text(encoding="utf-8")).messages) != \
-            list(pot.messages) or (not check and pot_path.read_text(encoding="utf-8") != pot_text):
+    # the whole text, source references included (a catalog filled in by a script once lost
+    # every "#:" line and still passed a check of its msgids alone)
+    if not pot_path.exists() or pot_path.read_text(encoding="utf-8") != pot_text:
         stale.append(str(pot_path))
         if not check:
             pot_path.parent.mkdir(parents=True, exist_ok=True)
@@ -119,8 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         old = read_po(path.read_text(encoding="utf-8")) if path.exists() else Catalog({})
         merged = Catalog({m: old.messages.get(m, "") for m in pot.messages}, refs=pot.refs)
         text = write_po(merged, language=language)
-        if list(old.messages) != list(pot.messages) or (
-                not check and path.read_text(encoding="utf-8") != text):
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
             stale.append(str(path))
             if not check:
                 path.parent.mkdir(parents=True, exist_ok=True)
