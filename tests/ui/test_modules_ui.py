@@ -97,14 +97,30 @@ def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
     assert '"eliminated": [\n    "red",\n    "blue"\n  ]' in saved
 
 
+def _sponsors_race(ui, names) -> None:
+    """A race with Sponsorship (as every championship race has: the race order's seventh
+    column) on USA: these drivers in seats 1.., two Legends; on the race screen."""
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+
+    app = ui.app
+    track = tracks.load_track("usa")
+    form = RaceForm(seed=1)
+    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                    enumerate(zip(CAR_COLOURS, names, strict=False), start=1)]
+    form.set_legends(2)
+    modules = RaceModules(event="new-speed-record",
+                          press_corners=tracks.default_press_corners(track.corners))
+    app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
+    ui.pump(3)
+
+
 @pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
 def test_the_sponsors_column_leaves_the_names_room(ui, language: str) -> None:
     """A race with Sponsorship (every championship race) has a seventh column: the names
     kept "M..." and the Legends "Blac/k" at 800x480 (found by a table test). The column's
     header is short ("Spons.", explained by a tap on the header) and the names keep room
     for nine letters at least, the Legends' names whole on one line."""
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
     from companion.ui.widgets import text_cache
     from companion.ui.widgets.race_table import MIN_NAME_FONT
     from companion.ui.widgets.text_fit import FIT
@@ -112,16 +128,7 @@ def test_the_sponsors_column_leaves_the_names_room(ui, language: str) -> None:
     app = ui.app
     app.set_language(language)
     try:
-        track = tracks.load_track("usa")
-        form = RaceForm(seed=1)
-        names = ("Maximilianus", "Bartholomeus", "Konstantinos", "Wilhelminaas")
-        form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                        enumerate(zip(CAR_COLOURS, names, strict=False), start=1)]
-        form.set_legends(2)
-        modules = RaceModules(event="new-speed-record",
-                              press_corners=tracks.default_press_corners(track.corners))
-        app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
-        ui.pump(3)
+        _sponsors_race(ui, ("Maximilianus", "Bartholomeus", "Konstantinos", "Wilhelminaas"))
         screen = app.sm.current_screen
         assert app.controller.view().sponsors
         for car in app.controller.state.order:
@@ -158,28 +165,18 @@ def test_twelve_letter_names_whole_in_a_championship_race(ui, language: str,
     over the gears they are whole on one line (in English they wrapped there, half cut,
     beside the wider "ready": found by a second table test; "ready" gives way to such a
     name). The columns settle at once: no frame after changes them."""
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
     from companion.ui.widgets import text_cache
     from companion.ui.widgets.race_panel import MIN_TAP
 
     app = ui.app
     app.set_language(language)
     try:
-        track = tracks.load_track("usa")
-        form = RaceForm(seed=1)
         names = ["Maximilianus", "Bartholomeus", "Konstantinos", "Wilhelminaas"]
         if language == "ko":
             names[0] = "남궁민수황보영희제갈공명"
         if chinese:
             names[0], names[2] = "남궁민수황보영희제갈공명", "歐陽娜娜司馬長風上官婉兒"
-        form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                        enumerate(zip(CAR_COLOURS, names, strict=False), start=1)]
-        form.set_legends(2)
-        modules = RaceModules(event="new-speed-record",
-                              press_corners=tracks.default_press_corners(track.corners))
-        app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
-        ui.pump(3)
+        _sponsors_race(ui, names)
         screen = app.sm.current_screen
         state = app.controller.state
         for car in state.order:

@@ -183,22 +183,13 @@ def test_the_heat_figures_say_what_they_are(ui) -> None:
     app.set_language("en")
 
 
-@pytest.mark.parametrize("names", [SIX, LONG_CJK], ids=["six", "twelve-letters"])
-def test_six_drivers_who_may_declare_a_clogged_hand_fit(ui, names, monkeypatch) -> None:
-    """Late in a race every driver may declare a clogged hand: each gear cell then has a
-    Clogged button beside the name. All six cells still fit at 800x480 without scrolling
-    (every gear and Clogged a whole touch target), and every name is whole: a Latin name on
-    one line.
-    Found by a table test: the names were split inside the word ("Maximi/lianus") and, with
-    three rows of Clogged, the last row of gears hid under a scroll bar."""
+def _next_gears_all_may_clog(ui, monkeypatch):
+    """The race played to the next round's gears (the rulings of the round before shown),
+    every driver then shown as one who may declare a clogged hand (late in a race)."""
     from dataclasses import replace
 
-    from companion.ui.widgets import text_cache
-
-    app = ui.app
-    start(app, names, 0)
-    controller = app.controller
-    for _ in range(200):  # to the next round's gears: the rulings of the round before shown
+    controller = ui.app.controller
+    for _ in range(200):
         ui.player.step()
         if controller.view().mode == "gears" and controller.view().rulings:
             break
@@ -210,6 +201,22 @@ def test_six_drivers_who_may_declare_a_clogged_hand_fit(ui, names, monkeypatch) 
                                              for r in view.gear_rows))
 
     monkeypatch.setattr(controller, "view", clogging)
+    return controller
+
+
+@pytest.mark.parametrize("names", [SIX, LONG_CJK], ids=["six", "twelve-letters"])
+def test_six_drivers_who_may_declare_a_clogged_hand_fit(ui, names, monkeypatch) -> None:
+    """Late in a race every driver may declare a clogged hand: each gear cell then has a
+    Clogged button beside the name. All six cells still fit at 800x480 without scrolling
+    (every gear and Clogged a whole touch target), and every name is whole: a Latin name on
+    one line.
+    Found by a table test: the names were split inside the word ("Maximi/lianus") and, with
+    three rows of Clogged, the last row of gears hid under a scroll bar."""
+    from companion.ui.widgets import text_cache
+
+    app = ui.app
+    start(app, names, 0)
+    controller = _next_gears_all_may_clog(ui, monkeypatch)
     screen = app.sm.current_screen
     for language in ("en", "zh_TW", "ko"):
         app.set_language(language)
@@ -289,23 +296,9 @@ def test_the_dials_sentence_leaves_every_gear_in_sight(ui, monkeypatch) -> None:
     sized for the shorter prompt (read before the longer one was laid out) and the last row
     of gears lay half under it (found by a table test). Every gear stays in sight whenever
     the prompt's words change."""
-    from dataclasses import replace
-
     app = ui.app
     start(app, LONG_CJK, 0)
-    controller = app.controller
-    for _ in range(200):  # to the next round's gears: the rulings of the round before shown
-        ui.player.step()
-        if controller.view().mode == "gears" and controller.view().rulings:
-            break
-    plain = controller.view
-
-    def clogging():
-        view = plain()
-        return replace(view, gear_rows=tuple(replace(r, can_clog=True)
-                                             for r in view.gear_rows))
-
-    monkeypatch.setattr(controller, "view", clogging)
+    controller = _next_gears_all_may_clog(ui, monkeypatch)
     app.set_language("ko")
     try:
         screen = app.sm.current_screen
