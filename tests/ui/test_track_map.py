@@ -13,6 +13,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -869,3 +870,67 @@ def test_flooded_spaces_and_tunnels_are_drawn_as_on_the_board(ui, track_id: str,
     assert screen.map_zoom.hint.text.startswith(said)
     screen.map_zoom.close()
     ui.pump(1)
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_press_corners_are_marked_on_the_map(ui, theme: str) -> None:
+    """A championship race's Press Corners (docs/rules.md §3.3: where Sponsorship cards are
+    won) are where the table plans its speed, and the map showed every corner alike (found by
+    a table test): a Press Corner's number square is filled in the text's colour, the others
+    in the accent's, read back from the track's texture; the map opened over the window names
+    them. A race without Press Corners on the same track and size draws every square orange
+    (the track's texture is drawn again for it)."""
+    from dataclasses import replace
+
+    from companion.engine.modules import RaceModules
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+    from companion.ui.views.race_form import RaceForm
+    from companion.ui.widgets.map_words import corner_label_size
+
+    app = ui.app
+    app.set_theme(theme)
+    track = tracks.load_track("usa")
+    press_lines = tracks.default_press_corners(track.corners)[:1]
+    numbers = [n for n, c in enumerate(track.corners, start=1) if c.line_after in press_lines]
+    assert numbers and len(numbers) < len(track.corners)
+
+    def race(press: tuple[int, ...]) -> Any:
+        form = RaceForm(seed=1)
+        form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                        enumerate(zip(CAR_COLOURS, ("Ana", "Ben"), strict=False), start=1)]
+        form.set_legends(1)
+        setup = replace(form.setup(track), modules=RaceModules(press_corners=press))
+        app.open_session(app.log().new_race(setup))
+        ui.pump(3)
+        return app.sm.current_screen.ids.map
+
+    def square_colour(track_map: Any, number: int) -> list[float]:
+        x, y = track_map.corner_labels[number]  # the square's right edge, half way up
+        high = corner_label_size(app) * 1.15
+        texture = track_map._fbo.texture
+        col, row = int(x - 3 - track_map.x), int(y - high * 0.4 - track_map.y)
+        at = (row * texture.size[0] + col) * 4
+        return [texture.pixels[at + i] / 255 for i in range(3)]
+
+    track_map = race(press_lines)
+    for number in range(1, len(track.corners) + 1):
+        wanted = app.c_fg if number in numbers else app.c_accent
+        assert square_colour(track_map, number) == pytest.approx(list(wanted[:3]), abs=0.03)
+    assert track_map.press == numbers
+    screen = app.sm.current_screen
+    screen.show_map()
+    ui.pump(2)
+    colour = "white" if theme == "dark" else "black"
+    assert (f"Press Corners ({colour} squares): corner {numbers[0]}."
+            in screen.map_zoom.hint.text)
+    screen.map_zoom.close()
+    ui.pump(1)
+    app.show("start")
+    ui.pump(2)
+    track_map = race(())
+    assert track_map.press == []
+    for number in range(1, len(track.corners) + 1):
+        assert square_colour(track_map, number) == pytest.approx(list(app.c_accent[:3]),
+                                                                 abs=0.03)

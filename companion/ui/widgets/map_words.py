@@ -1,8 +1,9 @@
 """The words on the track map: each corner's marker (its number in a filled square, its
-speed limit in a ring) and the space numbers at every corner and every fifth space, rendered
-once per track, size and text size (:class:`Words`), placed by
-:func:`companion.ui.views.map_labels.plan_labels` and drawn into the track's texture
-(:class:`DrawnWords`), which keeps how to draw each word again over the cars.
+speed limit in a ring; a Press Corner's square in the text's colour, not the accent's) and the
+space numbers at every corner and every fifth space, rendered once per track, size and text
+size (:class:`Words`), placed by :func:`companion.ui.views.map_labels.plan_labels` and drawn
+into the track's texture (:class:`DrawnWords`), which keeps how to draw each word again over
+the cars.
 
 A label's texture has empty rows above and below its digits: the map places the ink
 (:func:`ink_box`, read once per text and style), not the texture's box.
@@ -96,14 +97,21 @@ def _ink_box(pixels: bytes, width: int, height: int) -> tuple[int, int, int, int
 class Marker:
     """A corner's marker as drawn: its number's square and its limit's ring, each as wide as
     its text needs (a two-digit limit makes the ring an oval) and never under the readable
-    size."""
+    size. A Press Corner's (``press``: a championship race's Sponsorship cards are won there,
+    docs/rules.md §3.3) square is filled in the text's colour (white on the dark theme, black
+    on the light) with its number in the map's: the others' are the accent's orange."""
 
-    def __init__(self, number: int, limit: int, app: Any, scale: float = 1.0) -> None:
+    def __init__(self, number: int, limit: int, app: Any, scale: float = 1.0,
+                 press: bool = False) -> None:
         size = corner_label_size(app) * scale
         self.number = number
+        self.press = press
+        self.fill = tuple(app.c_fg if press else app.c_accent)
+        """The square's colour."""
         self.box = size * 1.15
         """The square's height (and the ring's)."""
-        self.number_label = _label(str(number), size, app.c_accent_fg, bold=True)
+        self.number_label = _label(str(number), size,
+                                   app.c_bg if press else app.c_accent_fg, bold=True)
         self.limit_label = _label(str(limit), size, app.c_fg, bold=True)
         self.number_ink = label_ink(self.number_label)
         """Where the number's glyphs are inked (:func:`ink_box`): found once, used at every
@@ -149,13 +157,16 @@ class Words:
     once for the plans a drawing tries (:func:`.map_labels.fitted_plan`); ``track_map``: the
     :class:`~.track_map.TrackMap` they are for (its size, text scale and magnifier)."""
 
-    def __init__(self, track: Track, app: Any, track_map: Any) -> None:
+    def __init__(self, track: Track, app: Any, track_map: Any,
+                 press: frozenset[int] = frozenset()) -> None:
+        """``press``: the Corner Lines (``line_after``) of the race's Press Corners."""
         scale = track_map.text_scale
         self.number_size = max(READABLE_PX, app.fs_small * 0.9) * scale
         self.numbers = {space: _label(str(space), self.number_size, app.c_muted)
                         for space in labelled_spaces(track)}
         self.inks = {space: label_ink(label) for space, label in self.numbers.items()}
-        self.markers = [Marker(number, corner.limit, app, scale)
+        self.markers = [Marker(number, corner.limit, app, scale,
+                               press=corner.line_after in press)
                         for number, corner in enumerate(track.corners, start=1)]
         self.corners = tuple((c.line_after, m.width, m.height)
                              for c, m in zip(track.corners, self.markers, strict=True))
@@ -245,7 +256,7 @@ class DrawnWords:
                  dash_length=3, dash_offset=2)
         left, bottom = place.box[0], place.box[1] + RING_WIDTH
         high = marker.box
-        Color(*app.c_accent)
+        Color(*marker.fill)
         Rectangle(pos=(left, bottom), size=(marker.square, high))
         self.draw_label(marker.number_label, marker.number_ink, left + marker.square / 2,
                          bottom + high / 2, again)

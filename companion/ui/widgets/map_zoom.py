@@ -18,7 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from companion.engine import RaceState
-from companion.i18n import _
+from companion.i18n import _, listed
 
 from .basic import ToneLabel, over_window
 from .touch_gate import PromptGate
@@ -62,6 +62,14 @@ class MapZoom(ModalView):  # type: ignore[misc]
         track = state.track
         marks = ([_("Blue: flooded spaces.")] if track.flooded else []) + (
             [_("Darker: tunnels.")] if track.tunnels else [])  # what the map fills apart
+        press = [_("corner {n}").format(n=number)
+                 for number, corner in enumerate(track.corners, start=1)
+                 if corner.line_after in state.modules.press_corners]
+        if press:  # their squares are drawn apart (map_words.Marker)
+            marks.append((_("Press Corners (white squares): {corners}.")
+                           if app.theme_name == "dark" else
+                           _("Press Corners (black squares): {corners}.")).format(
+                               corners=listed(press)))
         self.hint.text = " ".join([*marks, _("Tap anywhere to go back to the race.")])
         self.map.state = state
         self.map.current = current

@@ -4,10 +4,11 @@ The shape comes from :mod:`companion.ui.views.track_shapes` (the centre of every
 measured on the board; a stadium for a track without an outline). Drawn: the track band, every
 space boundary, the Race Line in its lane sector by sector (the track's ``race_line_lane``), the
 finish line, each Corner Line with its **number** as the rulings say it ("corner 2", a filled
-square) and its **speed limit** (a ring, as on a road sign), the **space numbers** at every
-corner and every fifth space (as the rulings say "space 23"), and every car on its space and
-spot: a disc for a driver, a square for a Legend, a ring around the car whose turn it is and a
-halo around the cars the last input moved (``moved``). Where the markers and numbers go is
+square: orange, a Press Corner's in the text's colour) and its **speed limit** (a ring, as on a
+road sign), the **space numbers** at every corner and every fifth space (as the rulings say
+"space 23"), and every car on its space and spot: a disc for a driver, a square for a Legend,
+a ring around the car whose turn it is and a halo around the cars the last input moved
+(``moved``). Where the markers and numbers go is
 :func:`companion.ui.views.map_labels.plan_labels`'s: clear of the track and of each other, a
 number with no room beside its space a little further off, joined to it by a thin leader of
 the numbers' colour (a corner marker's is dashed, in the ring's colour), else left out rather
@@ -130,6 +131,8 @@ class TrackMap(Widget):  # type: ignore[misc]
         self.geometry: MapGeometry | None = None
         self.special: dict[str, list[int]] = {}
         """The spaces drawn apart at the last drawing of the track: ``flooded``, ``tunnel``."""
+        self.press: list[int] = []
+        """The corners (numbered as the rulings say them) drawn as Press Corners."""
         self._static_key: tuple[object, ...] | None = None
         self._cars_key: tuple[object, ...] | None = None
         self._waited = 0
@@ -186,7 +189,8 @@ class TrackMap(Widget):  # type: ignore[misc]
             self._cars_key = None
             return
         app = App.get_running_app()
-        key = (tuple(self.pos), tuple(self.size), state.track, app.theme_name, app.fs,
+        press = frozenset(state.modules.press_corners)
+        key = (tuple(self.pos), tuple(self.size), state.track, press, app.theme_name, app.fs,
                self.text_scale, self.zoom_badge)
         cars_key = (key, tuple((c.id, c.on_track, c.distance, c.race_line) for c in state.cars),
                     tuple(self.moved), self.current)
@@ -199,7 +203,8 @@ class TrackMap(Widget):  # type: ignore[misc]
         self._cars_key = cars_key
         self.marker_positions = {}
         if key != self._static_key:
-            words = Words(state.track, app, self)
+            words = Words(state.track, app, self, press)
+            self.press = [m.number for m in words.markers if m.press]
             self.geometry, plan = fitted_plan(partial(self._fit, state.track),
                                               partial(words.plan, self))
             self.canvas.before.clear()
