@@ -244,13 +244,50 @@ def test_the_counted_lines_are_the_lines_kivy_draws(ui, text: str) -> None:
     Chinese clause), began on a line already begun: Kivy starts such a run on a line of its
     own, then breaks it at any letter (found while trying no-break spaces in Chinese: the
     rulings ran over the gear buttons)."""
-    from kivy.core.text import Label as CoreLabel
-
     first = FIT.width(text.split(" ")[0], 15)
     wrong = []
     for width in range(int(first) + 1, 420, 3):  # the first word fits its line
-        label = CoreLabel(text=text, font_size=15, text_size=(width, None))
-        label.refresh()
-        if len(label._cached_lines) != FIT.lines(text, 15, width):
-            wrong.append((width, len(label._cached_lines), FIT.lines(text, 15, width)))
+        drawn = _drawn_lines(text, width)
+        if len(drawn) != FIT.lines(text, 15, width):
+            wrong.append((width, len(drawn), FIT.lines(text, 15, width)))
+    assert not wrong, wrong[:3]
+
+
+def _drawn_lines(text: str, width: float) -> list[str]:
+    """The lines a label of the app (its textures kept: ``text_cache``) draws ``text`` in,
+    at 15 px in ``width``."""
+    from kivy.uix.label import Label
+
+    from companion.ui.widgets import text_cache
+
+    label = Label(text=text, font_size=15, text_size=(width, None))
+    label.texture_update()
+    return ["".join(word.text for word in line.words)
+            for line in text_cache.renderer(label)._cached_lines]
+
+
+@pytest.mark.parametrize("text", [
+    "無法重做：「重做」會找回被「復原」的輸入。",
+    "開新比賽不會刪除它：在「其他未完成的比賽」中點一下即可回到它。",
+    "Bartholomeus：執行你能用的動作，然後結束回合。",
+    "橘色：該座位旋鈕所在的檔位；按就緒即選定。",
+])
+def test_closing_punctuation_never_begins_a_line(ui, text: str) -> None:
+    """Kivy breaks a text with no spaces (a Chinese clause) at any character, so a full stop
+    or a closing quote began a line, alone ("...的輸入" / "。": found by a table test). The
+    characters before it now go down with it (``text_fit.NO_LINE_START``), and the lines
+    counted (from which the boxes are laid out) are the lines drawn; at every width from the
+    first word's to 420 px."""
+    from companion.ui.widgets.text_fit import NO_LINE_START
+
+    first = FIT.width(text.split(" ")[0].split("：")[0], 15)
+    orphans, wrong = [], []
+    for width in range(int(first) + 4, 420, 3):
+        drawn = _drawn_lines(text, width)
+        assert "".join(drawn).replace(" ", "") == text.replace(" ", "")  # nothing lost
+        orphans += [(width, drawn) for before, line in zip(drawn, drawn[1:], strict=False)
+                    if line[:1] in NO_LINE_START and before[-1:].strip()]
+        if len(drawn) != FIT.lines(text, 15, width):
+            wrong.append((width, len(drawn), FIT.lines(text, 15, width)))
+    assert not orphans, orphans[:2]
     assert not wrong, wrong[:3]

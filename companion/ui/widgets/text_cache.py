@@ -43,6 +43,8 @@ from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.uix.label import Label
 from kivy.utils import get_hex_from_color
 
+from .text_fit import NO_LINE_START, ORPHAN_FIXES, orphan_break
+
 MAX_TEXTURES = 1500
 """Textures kept (a race of six cars uses about 400 different ones, the whole demo 1,800)."""
 MAX_BYTES = 16 * 1024 * 1024
@@ -196,8 +198,10 @@ class LabelTextures:
         renderer.text = core.text
         renderer.usersize = _copied(core.usersize)
         renderer.refresh()
-        texture = renderer.texture
         markup = type(renderer) is CoreMarkupLabel
+        if not markup:
+            _no_orphans(renderer)
+        texture = renderer.texture
         if markup and texture is not None:  # rendered now, as Kivy's label renders markup:
             texture.bind()  # the rendering is what finds its references and anchors
         width, height = texture.size if texture is not None else (0, 0)
@@ -233,6 +237,26 @@ class LabelTextures:
             label.texture = kept.texture
             label.texture_size = list(kept.texture.size)
         label.is_shortened = kept.shortened
+
+
+def _no_orphans(renderer: Any) -> None:
+    """Rendered again with a line break put in, where Kivy began a line with closing
+    punctuation inside a text with no spaces (a Chinese clause's full stop alone on the last
+    line): :data:`.text_fit.NO_LINE_START`; :class:`.text_fit.TextFit` counts the lines so
+    broken. Only for text wrapped in a width, not shortened."""
+    options = renderer.options
+    size = renderer.usersize
+    if (not size or size[0] is None or options.get("shorten") or options.get("max_lines")
+            or NO_LINE_START.isdisjoint(renderer.text)):
+        return
+    for _fix in range(ORPHAN_FIXES):
+        lines = ["".join(word.text for word in line.words)
+                 for line in renderer._cached_lines]
+        at = orphan_break(renderer.text, lines)
+        if at is None:
+            return
+        renderer.text = f"{renderer.text[:at]}\n{renderer.text[at:]}"
+        renderer.refresh()
 
 
 TEXTURES = LabelTextures()
