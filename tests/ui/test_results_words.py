@@ -187,33 +187,47 @@ def test_standings_say_what_a_race_without_a_place_means(ui) -> None:
         app.set_language("en")
 
 
-LONG_NAMES = ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈공명", "Maximilianus", "Bartholomew",
-              "Konstantinos", "Wilhelmina")
+LONG_NAMES = {
+    "mixed": ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈공명", "Maximilianus",
+              "Bartholomews", "Konstantinos", "Wilhelminaxx"),
+    "zh": ("歐陽娜娜司馬長風上官婉兒", "諸葛孔明司馬懿曹操劉備關", "張飛趙雲馬超黃忠魏延姜維",
+           "孫權周瑜魯肅呂蒙陸遜甘寧", "曹丕曹植曹彰郭嘉荀彧賈詡", "袁紹袁術公孫瓚董卓呂布貂"),
+    "ko": ("남궁민수황보영희제갈공명", "김철수이영희박민수최지우", "정우성한지민송강호김혜수",
+           "이병헌전도연손예진현빈이", "조인성송혜교유아인김고은", "강동원공유김태리류준열박"),
+}
+"""Six names of 12 letters each."""
 
 
-@pytest.mark.parametrize("language", ["zh_TW", "ko", "en"])
-def test_charts_shorten_a_long_name_and_keep_its_points(ui, language: str) -> None:
-    """Six 12-letter names, two of them Chinese and Korean: the lap chart and the points
-    chart write every name inside the chart, a name too long shortened with "…", and the
-    points after it whole. Found by a table test: "歐陽娜娜司馬長風上官婉兒: 19" ran off the
-    points chart's edge, its points lost."""
+@pytest.mark.parametrize(("language", "names"), [
+    ("en", "mixed"), ("zh_TW", "mixed"), ("ko", "mixed"), ("zh_TW", "zh"), ("ko", "ko"),
+    ("en", "ko")])
+def test_charts_write_six_long_names_whole(ui, language: str, names: str) -> None:
+    """Six 12-letter names (Latin, Chinese, Korean), a four-race season at 800x480 (its
+    standings table leaves the points chart 0.4 of the row): the lap chart and the points
+    chart write every name whole, smaller (not under the readable floor) or on two lines,
+    inside the chart, off the gridlines and each other, with the points after it. A table
+    test saw "Bartholom…: 15" where the whole name would have read at a smaller size."""
     from companion.championship.seasons import SeasonDef, SeasonRace
     from companion.engine import CarEntry
     from companion.ui.views.next_race import plan_next_race
     from companion.ui.widgets.line_chart import LineChart
+    from companion.ui.widgets.measure import READABLE_PX
 
     app = ui.app
+    assert tuple(app.root_window.size) == (800, 480)
     app.set_language(language)
     try:
         store = app.season_store()
         cars = tuple(CarEntry(colour, name) for colour, name in zip(
-            ("red", "blue", "green", "yellow", "grey", "black"), LONG_NAMES, strict=True))
+            ("red", "blue", "green", "yellow", "grey", "black"), LONG_NAMES[names],
+            strict=True))
         season_id = store.create_season(
-            SeasonDef("custom", "Long names", (SeasonRace("usa"), SeasonRace("usa"))), cars)
+            SeasonDef("custom", "Long names", (SeasonRace("usa"),) * 4), cars)
         plan = plan_next_race(store, season_id, seed=5)
         assert plan is not None
         app.season_id = season_id
         app.open_session(play_out(store.start_race(plan.season_id, plan.setup({}))))
+        labels = {car.id: car.name for car in cars}
         for screen_name in ("results", "standings"):
             if screen_name == "standings":
                 ui.player.press("standings")
@@ -224,15 +238,72 @@ def test_charts_shorten_a_long_name_and_keep_its_points(ui, language: str) -> No
             assert chart_layout_problems(chart) == [], screen_name
             texts = chart.name_texts
             assert len(texts) == 6
-            shortened = [car for car, text in texts.items() if "…" in text]
-            assert {"red", "blue"} <= set(shortened), (screen_name, texts)  # the CJK names
+            totals: dict[str, int] = {}
             if screen_name == "standings":
                 season = app.season_store().season(season_id).season
                 totals = {line.car.id: line.points for line in season.standings()}
-                for car, text in texts.items():  # "{car}: {points}", the points whole
+            written = {car: text.replace("\n", "") for car, text in texts.items()}
+            assert [text for text in texts.values() if "…" in text] == [], screen_name
+            for car, text in written.items():  # a second line starts at a letter
+                assert text.startswith(labels[car]), (screen_name, text)
+                if totals:  # "{car}: {points}", the points whole
                     assert text.endswith(f"{totals[car]}"), text
+                assert READABLE_PX <= chart.name_sizes[car] <= app.fs_small, text
+            assert len(set(chart.name_sizes.values())) == 1, chart.name_sizes  # one size
     finally:
         app.set_language("en")
+
+
+def test_a_chart_name_shrinks_then_takes_two_lines_before_it_is_cut() -> None:
+    """A chart's name column (companion.ui.widgets.chart_names): a label too long is written
+    smaller, down to the readable floor; then on two lines (broken inside a Chinese or Korean
+    name, at a space, never inside a Latin word nor before a colon); only then shortened,
+    at the floor, with its points kept. The column takes one size, and only as many names on
+    two lines as its height holds."""
+    from companion.ui.app.settings import register_font
+    from companion.ui.widgets.chart_names import fit_column, fit_name, label_height
+    from companion.ui.widgets.measure import READABLE_PX
+    from companion.ui.widgets.text_fit import FIT
+
+    register_font()  # the app's font: the widths below are measured in it
+
+    def points(value: int, colon: str = ": ") -> Any:
+        return lambda name: f"{name}{colon}{value}"
+
+    latin, chinese = "Bartholomews", "歐陽娜娜司馬長風上官婉兒"
+    whole = FIT.width("Bartholomews: 15", 15)
+    assert fit_name(latin, points(15), 15, whole).text == "Bartholomews: 15"
+    smaller = fit_name(latin, points(15), 15, whole - 2)  # a little too long: smaller
+    assert (smaller.text, smaller.lines) == ("Bartholomews: 15", 1)
+    assert READABLE_PX <= smaller.size < 15
+    # too long at the floor: two lines, at the space (not "Bartholo" / "mews: 15")
+    two = fit_name(latin, points(15), 15, FIT.width("Bartholomews:", 15))
+    assert (two.text, two.lines, two.size) == ("Bartholomews:\n15", 2, 15)
+    # no room for "Bartholomews:" on a line even at the floor: shortened, the points kept
+    cut = fit_name(latin, points(15), 15, FIT.width("Bartholomews:", READABLE_PX) - 1)
+    assert cut.lines == 1 and cut.size == READABLE_PX and cut.cut
+    assert cut.text.endswith("…: 15") and cut.text.startswith("Bartho")
+    # a Chinese name breaks between its letters, never before the full-width colon
+    room = FIT.width(chinese[:7], 15) + 1
+    broken = fit_name(chinese, points(9, "："), 15, room)
+    assert broken.text == f"{chinese[:7]}\n{chinese[7:]}：9" and broken.lines == 2
+    assert "\n：" not in fit_name("AAAA歐陽", points(9, "："), 15,
+                                   FIT.width("AAAA歐陽", 15)).text
+    # one size for the column: the largest every name allows
+    labels = [(latin, points(15)), ("Ana", points(3))]
+    column = fit_column(labels, 15, whole - 2, 1000)
+    assert len({name.size for name in column}) == 1 and column[0].size < 15
+    # two lines for as many as the column's height holds (smaller first): the last shortened
+    labels = [(chinese, points(n, "：")) for n in (9, 6, 4)]
+    tall = fit_name(chinese, points(9, "："), 15, room)
+    column = fit_column(labels, 15, room, 3 * label_height(tall))
+    assert [(name.lines, name.size) for name in column] == [(2, 15)] * 3
+    low = fit_name(chinese, points(9, "："), READABLE_PX, room)
+    column = fit_column(labels, 15, room, 3 * label_height(low))
+    assert [name.lines for name in column] == [2, 2, 2] and column[0].size < 15
+    column = fit_column(labels, 15, room, 3 * label_height(low) - 1)
+    assert [name.lines for name in column] == [2, 2, 1] and column[2].cut
+    assert not column[0].cut and not column[1].cut
 
 
 def test_the_saved_line_speaks_only_of_its_own_season(ui) -> None:

@@ -9,7 +9,8 @@ from kivy.properties import ObjectProperty, StringProperty
 
 from companion.i18n import _
 
-from .line_chart import LineChart
+from .chart_names import FittedName
+from .line_chart import NAMES_GAP, LineChart
 from .text_fit import FIT
 
 
@@ -35,11 +36,12 @@ class LapChartView(LineChart):
                 return
             cars = len(chart.cars)
             rounds = max(1, chart.rounds)
-            names = {car: self.fitted_name(app, car) for car in chart.cars}
-            left = self.x + fs * 2.2
-            right = self.right - self.names_width(app, list(names.values())) - fs
             top = self.top - fs * 2.2
             bottom = self.y + fs * 2.4
+            names = self.fitted_names(app, {car: str for car in chart.cars},
+                                      bottom - fs * 0.5, top + fs * 0.5)
+            left = self.x + fs * 2.2
+            right = self.right - self.names_width(app, list(names.values()))
 
             def xy(round_no: int, position: int) -> tuple[float, float]:
                 x = left + (right - left) * round_no / rounds
@@ -55,13 +57,13 @@ class LapChartView(LineChart):
             for round_no in range(0, rounds + 1, step):
                 x, _y = xy(round_no, cars)
                 self._text(str(round_no), fs, app.c_muted, x, bottom - fs * 1.2)
-            lines: dict[str, tuple[list[float], str]] = {}
+            lines: dict[str, tuple[list[float], FittedName]] = {}
             for car in chart.cars:
                 points: list[float] = []
                 for round_no, position in enumerate(chart.positions[car]):
                     points += xy(round_no, position)
                 lines[car] = (points, names[car])
-            self._car_lines(app, lines, right + fs, bottom - fs * 0.5, top + fs * 0.5)
+            self._car_lines(app, lines, right + fs * NAMES_GAP, bottom - fs * 0.5, top + fs * 0.5)
 
 
 def round_step(rounds: int, width: float, label: float) -> int:

@@ -25,6 +25,7 @@ from kivy.properties import ObjectProperty
 from kivy.uix.widget import Widget
 
 from ..views.names import COLOUR_RGB
+from .chart_names import FittedName, fit_column, label_height, label_width
 
 GREY = (0.5, 0.5, 0.5)
 """The marker colour of a car id that is not one of the six colours."""
@@ -79,21 +80,20 @@ def car_ink(car: str, background: Sequence[float], text: Sequence[float]) -> Car
     return CarInk(core, casing, width, name)
 
 
-def spread(wanted: list[float], gap: float, low: float, high: float) -> list[float]:
-    """Label centres as close to ``wanted`` as they can be, at least ``gap`` apart, within
-    ``low``..``high`` (centres, any order in, same order out)."""
+def spread(wanted: list[float], heights: list[float], low: float, high: float) -> list[float]:
+    """Label centres as close to ``wanted`` as they can be, each label (``heights`` tall, its
+    gap to the next included) clear of the others, every label within ``low``..``high``
+    (centres, any order in, same order out)."""
     order = sorted(range(len(wanted)), key=lambda i: -wanted[i])
     placed: dict[int, float] = {}
-    previous = high + gap
+    edge = high
     for i in order:  # top down: push each below the one above it
-        y = min(wanted[i], previous - gap, high)
-        placed[i] = y
-        previous = y
-    floor = low - gap
+        placed[i] = min(wanted[i], edge - heights[i] / 2)
+        edge = placed[i] - heights[i] / 2
+    floor = low
     for i in reversed(order):  # bottom up: push back above the floor
-        if placed[i] < floor + gap:
-            placed[i] = floor + gap
-        floor = placed[i]
+        placed[i] = max(placed[i], floor + heights[i] / 2)
+        floor = placed[i] + heights[i] / 2
     return [placed[i] for i in range(len(wanted))]
 
 
@@ -101,8 +101,17 @@ def overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-NAMES_SHARE = 0.4
-"""The widest the name column at the end of the lines may be, as a share of the chart."""
+NAMES_SHARE = 0.45
+"""The most of the chart's width right of the plot: the leaders to the names, the names, a
+margin (it was 40 % for the names with a margin of 1.6 text sizes; the names gained the
+margin)."""
+NAMES_GAP = 1.0
+"""From the plot's edge to the names, in the chart's text sizes (the leaders)."""
+NAMES_MARGIN = 0.5
+"""Right of the names, to the chart's edge, in the chart's text sizes."""
+NAME_PITCH = 1.3
+"""How far apart names of one line are centred, at the least, in the chart's text sizes (the
+column's height is counted from it)."""
 
 
 class LineChart(Widget):  # type: ignore[misc]
@@ -116,7 +125,9 @@ class LineChart(Widget):  # type: ignore[misc]
         self.name_boxes: dict[str, Box] = {}
         """Where the last drawing put each car's name."""
         self.name_texts: dict[str, str] = {}
-        """What the last drawing wrote at the end of each car's line."""
+        """What the last drawing wrote at the end of each car's line ("\\n" where two lines)."""
+        self.name_sizes: dict[str, float] = {}
+        """The font size of each car's name in the last drawing."""
         self.inks: dict[str, CarInk] = {}
         app = App.get_running_app()
         if app is not None and hasattr(app, "theme_name"):
@@ -149,6 +160,7 @@ class LineChart(Widget):  # type: ignore[misc]
         self.gridlines = []
         self.name_boxes = {}
         self.name_texts = {}
+        self.name_sizes = {}
         self.inks = {}
 
     def _gridline(self, app: Any, x0: float, x1: float, y: float) -> None:
@@ -156,37 +168,32 @@ class LineChart(Widget):  # type: ignore[misc]
         Line(points=[x0, y, x1, y], width=1, dash_length=4, dash_offset=4)
         self.gridlines.append((x0, y - 1, x1 - x0, 2))
 
-    def names_width(self, app: Any, names: Sequence[str]) -> float:
-        """The room the name column needs (at most 40 % of the chart)."""
+    def fitted_names(self, app: Any, labels: dict[str, Callable[[str], str]], low: float,
+                     high: float) -> dict[str, FittedName]:
+        """Every car's ``label(name)`` fitted to the name column (at most :data:`NAMES_SHARE`
+        of the chart; :func:`~.chart_names.fit_column`: smaller, then on two lines, before it
+        is shortened), as many on two lines as the column's height holds (``low``..``high``:
+        where a name of one line is centred)."""
         fs = app.fs_small
-        widest = max((CoreLabel(font_size=fs).get_extents(n)[0] for n in names), default=0)
-        return float(min(self.width * NAMES_SHARE, widest + fs * 1.6))
+        room = self.width * NAMES_SHARE - fs * (NAMES_GAP + NAMES_MARGIN)
+        cars = list(labels)
+        fitted = fit_column([(self.name(car), labels[car]) for car in cars], fs, room,
+                            high - low + fs * NAME_PITCH)
+        return dict(zip(cars, fitted, strict=True))
 
-    def fitted_name(self, app: Any, car: str, label: Callable[[str], str] = str) -> str:
-        """``label(name)`` for ``car``'s name, its name shortened with "…" until the whole
-        label fits the name column at its widest (:data:`NAMES_SHARE` of the chart): the
-        points after a name ("Ana: 19") are never cut, nor is the label written past the
-        chart's edge (a table test saw 12-letter Chinese names run off it)."""
-        fs = app.fs_small
-        room = self.width * NAMES_SHARE - fs * 1.6
-        name = self.name(car)
-        measure = CoreLabel(font_size=fs).get_extents
-        if measure(label(name))[0] <= room:
-            return label(name)
-        low, high = 1, len(name) - 1  # keep the longest start of the name that fits
-        while low < high:
-            middle = (low + high + 1) // 2
-            if measure(label(name[:middle].rstrip() + "…"))[0] <= room:
-                low = middle
-            else:
-                high = middle - 1
-        return label(name[:low].rstrip() + "…")
+    def names_width(self, app: Any, names: Sequence[FittedName]) -> float:
+        """The room right of the plot: the leaders, the names, the margin (at most
+        :data:`NAMES_SHARE` of the chart)."""
+        widest = max((label_width(name) for name in names), default=0)
+        return float(min(self.width * NAMES_SHARE,
+                         widest + app.fs_small * (NAMES_GAP + NAMES_MARGIN)))
 
-    def _car_lines(self, app: Any, lines: dict[str, tuple[list[float], str]],
+    def _car_lines(self, app: Any, lines: dict[str, tuple[list[float], FittedName]],
                    column_x: float, low: float, high: float) -> None:
         """Every car's line (``car -> (points x, y, x, y…, name)``), then the names in a
-        column from ``column_x``, spread so none touches another, each joined to its line's
-        last point by a thin leader."""
+        column from ``column_x``, spread so none touches another (a name's centre within
+        ``low``..``high`` when it takes one line), each joined to its line's last point by a
+        thin leader."""
         fs = app.fs_small
         background = app.c_panel
         for car, (points, _name) in lines.items():
@@ -203,14 +210,18 @@ class LineChart(Widget):  # type: ignore[misc]
                 Color(*ink.core)
                 Ellipse(pos=(points[i] - 4.5, points[i + 1] - 4.5), size=(9, 9))
         cars = [car for car, (points, _n) in lines.items() if points]
-        ys = spread([lines[c][0][-1] for c in cars], fs * 1.3, low, high)
+        edge = fs * NAME_PITCH / 2  # a one-line name's centre at low..high: its box this beyond
+        ys = spread([lines[c][0][-1] for c in cars], [label_height(lines[c][1]) for c in cars],
+                    low - edge, high + edge)
         for car, y in zip(cars, ys, strict=True):
             points, name = lines[car]
             ink = self.inks[car]
             Color(*ink.core)
             Line(points=[points[-2] + 6, points[-1], column_x - fs * 0.3, y], width=1)
-            self.name_boxes[car] = self._text(name, fs, ink.text, column_x, y, anchor="left")
-            self.name_texts[car] = name
+            self.name_boxes[car] = self._text(name.text, name.size, ink.text, column_x, y,
+                                              anchor="left")
+            self.name_texts[car] = name.text
+            self.name_sizes[car] = name.size
 
     def name(self, car: str) -> str:
         return str((self.labels or {}).get(car, car))

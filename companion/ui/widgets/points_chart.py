@@ -9,7 +9,7 @@ from kivy.properties import ObjectProperty, StringProperty
 
 from companion.i18n import _
 
-from .line_chart import LineChart
+from .line_chart import NAMES_GAP, LineChart
 
 
 class PointsChartView(LineChart):
@@ -36,12 +36,13 @@ class PointsChartView(LineChart):
                 return
             races = max(1, int(self.races or 1))
             top_points = max(1, max(max(v) for v in series.values()))
-            names = {car: self.fitted_name(app, car, lambda name, points=totals[-1]: _(
-                "{car}: {points}").format(car=name, points=points))
-                for car, totals in series.items()}
-            left = self.x + fs * 2.6
-            right = self.right - self.names_width(app, list(names.values())) - fs
             top, bottom = self.top - fs * 2.6, self.y + fs * 2.4
+            names = self.fitted_names(app, {
+                car: lambda name, points=totals[-1]: _("{car}: {points}").format(
+                    car=name, points=points) for car, totals in series.items()},
+                bottom - fs * 0.5, top + fs * 0.5)
+            left = self.x + fs * 2.6
+            right = self.right - self.names_width(app, list(names.values()))
 
             def xy(race: int, points: int) -> tuple[float, float]:
                 return (left + (right - left) * race / races,
@@ -59,4 +60,4 @@ class PointsChartView(LineChart):
             lines = {car: ([c for race, points in enumerate(totals)
                             for c in xy(race, points)], names[car])
                      for car, totals in series.items()}
-            self._car_lines(app, lines, right + fs, bottom - fs * 0.5, top + fs * 0.5)
+            self._car_lines(app, lines, right + fs * NAMES_GAP, bottom - fs * 0.5, top + fs * 0.5)

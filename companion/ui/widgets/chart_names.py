@@ -1,0 +1,144 @@
+"""How a car's name is written in a chart's name column (the lap chart's and the points chart's):
+whole at the chart's text size; else whole and smaller, down to the readable floor
+(:data:`.measure.READABLE_PX`); else whole on two lines; only else shortened with "…", at the
+floor, the points after it ("Ana: 19") never cut. A table test saw "Bartholom…: 15" where the
+whole name would have read at a somewhat smaller size, or on two lines.
+
+A label breaks onto a second line at a space, or between two letters of which one is not Latin
+(inside a Chinese or Korean name, or between "婉兒：" and "19"): a Latin word is never split
+("Bartholo/mews")."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .measure import READABLE_PX
+from .text_fit import FIT
+
+NAME_STEP = 0.5
+"""How much smaller each try of a name's size is (pixels)."""
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True)
+class FittedName:
+    """A car's label as the chart writes it."""
+
+    text: str
+    """The whole label, or the name shortened with "…"; a "\\n" where it takes two lines."""
+    size: float
+    """Its font size."""
+    lines: int
+    """1 or 2."""
+
+    @property
+    def cut(self) -> bool:
+        return ELLIPSIS in self.text
+
+
+def _sizes(size: float) -> list[float]:
+    """``size``, then smaller by :data:`NAME_STEP`, down to the floor (``size`` alone when it
+    is at or under the floor already)."""
+    out = [size]
+    while out[-1] - NAME_STEP >= READABLE_PX:
+        out.append(out[-1] - NAME_STEP)
+    if out[-1] > READABLE_PX:
+        out.append(READABLE_PX)
+    return out
+
+
+def _may_break(before: str, after: str) -> bool:
+    """A second line may start between ``before`` and ``after``: never inside a Latin word or
+    a number, nor before a colon or a closing bracket ("婉兒" / "：19"), nor after an opening
+    one."""
+    if before.isascii() and after.isascii():
+        return False
+    return unicodedata.category(after) not in ("Po", "Pe", "Pf") and (
+        unicodedata.category(before) not in ("Ps", "Pi"))
+
+
+def two_lines(text: str, size: float, room: float) -> str | None:
+    """``text`` on two lines of at most ``room`` pixels at ``size`` (as much as fits on the
+    first), broken at a space if one serves, else between letters where :func:`_may_break`;
+    None when it cannot be."""
+    spaces = [i for i, char in enumerate(text) if char == " "]
+    for i in reversed(spaces):
+        first, second = text[:i].rstrip(), text[i + 1:].lstrip()
+        if first and second and FIT.width(first, size) <= room and (
+                FIT.width(second, size) <= room):
+            return f"{first}\n{second}"
+    for i in range(len(text) - 1, 0, -1):
+        first, second = text[:i], text[i:]
+        if " " in (first[-1], second[0]) or not _may_break(first[-1], second[0]):
+            continue
+        if FIT.width(first, size) <= room:
+            return f"{first}\n{second}" if FIT.width(second, size) <= room else None
+    return None
+
+
+def fit_name(name: str, label: Callable[[str], str], size: float, room: float,
+             two: bool = True) -> FittedName:
+    """``label(name)`` in ``room`` pixels: at ``size``, else smaller down to the floor, else
+    (when ``two``) on two lines, as large as they allow, else shortened at the floor."""
+    whole = label(name)
+    sizes = _sizes(size)
+    for font in sizes:
+        if FIT.width(whole, font) <= room:
+            return FittedName(whole, font, 1)
+    if two:
+        for font in sizes:
+            broken = two_lines(whole, font, room)
+            if broken is not None:
+                return FittedName(broken, font, 2)
+    floor = sizes[-1]
+    low, high = 1, len(name) - 1  # keep the longest start of the name that fits
+    while low < high:
+        middle = (low + high + 1) // 2
+        if FIT.width(label(name[:middle].rstrip() + ELLIPSIS), floor) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return FittedName(label(name[:low].rstrip() + ELLIPSIS), floor, 1)
+
+
+def label_height(fitted: FittedName) -> float:
+    """The height ``fitted`` takes in the column, with the gap kept to the next name."""
+    return fitted.lines * FIT.line_height(fitted.size) + fitted.size * 0.2
+
+
+def label_width(fitted: FittedName) -> float:
+    """The width of ``fitted``'s widest line."""
+    return max(FIT.width(line, fitted.size) for line in fitted.text.split("\n"))
+
+
+def fit_column(labels: Sequence[tuple[str, Callable[[str], str]]], size: float, room: float,
+               tall: float) -> list[FittedName]:
+    """Every ``(name, label)`` fitted (:func:`fit_name`) in ``room`` pixels and, together,
+    in ``tall`` pixels of height, all at one size (the largest every one of them allows: one
+    long name does not leave its column at two sizes); the column smaller, down to the floor,
+    before a name that took two lines is shortened instead (the last ones first)."""
+    two = [True] * len(labels)
+
+    def at(font: float) -> list[FittedName]:
+        fitted = [fit_name(name, label, font, room, may)
+                  for (name, label), may in zip(labels, two, strict=True)]
+        least = min((name.size for name in fitted), default=font)
+        return [fit_name(name, label, least, room, may)
+                for (name, label), may in zip(labels, two, strict=True)]
+
+    def holds(fitted: list[FittedName]) -> bool:
+        return sum(label_height(name) for name in fitted) <= tall
+
+    for font in _sizes(size):
+        fitted = at(font)
+        if holds(fitted):
+            return fitted
+    while not holds(fitted):
+        taller = [i for i, name in enumerate(fitted) if name.lines > 1]
+        if not taller:
+            break
+        two[taller[-1]] = False
+        fitted = at(font)
+    return fitted
