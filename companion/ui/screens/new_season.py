@@ -176,13 +176,14 @@ class NewSeasonScreen(PagedScreen):
             row.add_widget(ToneLabel(text=f"{index + 1}.", size_hint_x=None,
                                      width=app.fs * 1.5, size_hint_y=1))
             # The track and the event step forward on a tap, back on "<" beside them (35
-            # events: one back need not be 34 forward).
+            # events: one back need not be 34 forward), "<" a full touch target (app.tap: it
+            # was 48 px, under the app's 56 at 800x480).
             row.add_widget(self._btn("<", f"race {index} track prev", form.step_track, index,
-                                     -1, size_hint_x=None, width=48))
+                                     -1, size_hint_x=None, width=app.tap))
             row.add_widget(self._btn(track_title(race.track), f"race {index} track",
                                      form.step_track, index, 1))
             row.add_widget(self._btn("<", f"race {index} event prev", form.step_event, index,
-                                     -1, size_hint_x=None, width=48))
+                                     -1, size_hint_x=None, width=app.tap))
             row.add_widget(self._btn(event_title(race.event) if race.event else _("No event"),
                                      f"race {index} event", form.step_event, index, 1,
                                      font_size=app.fs_small))
