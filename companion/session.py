@@ -37,7 +37,7 @@ from .engine import Action, Applied, CarEntry, Outcome, RaceSetup, RaceState, Re
 from .storage import codec
 from .storage.db import EventLog, RaceRow, Summary
 from .storage.errors import CorruptLogError, RefusedError
-from .storage.fold import Event, EventKind, FoldError, Timeline
+from .storage.fold import Event, EventKind, FoldError, Step, Timeline
 from .storage.results import summary_of
 
 __all__ = ["RaceLog", "RaceSession", "RaceSummary"]
@@ -125,6 +125,10 @@ class RaceSession:
     def actions(self) -> tuple[Action, ...]:
         """The effective inputs, in order."""
         return self._timeline.actions()
+
+    def steps(self) -> tuple[Step, ...]:
+        """The start of the race, then each effective input with its state and outcomes."""
+        return tuple(self._timeline.steps())
 
     def export(self) -> dict[str, Any]:
         """The race as a ``heat-race/1`` document (complete rounds only).

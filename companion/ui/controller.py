@@ -69,6 +69,18 @@ RunRound: Any = getattr(engine, "RunRound", None)
 __all__ = ["RaceController", "Session"]
 
 
+class Step(Protocol):
+    """One step of a race (``companion.storage.fold.Step``): an input (None for the start),
+    the state it led to and what it did."""
+
+    @property
+    def action(self) -> Action | None: ...
+    @property
+    def state(self) -> RaceState: ...
+    @property
+    def outcomes(self) -> tuple[Outcome, ...]: ...
+
+
 class Session(Protocol):
     """What the controller needs of ``companion.session.RaceSession``."""
 
@@ -78,9 +90,8 @@ class Session(Protocol):
     def can_undo(self) -> bool: ...
     @property
     def can_redo(self) -> bool: ...
-    @property
-    def last_outcomes(self) -> tuple[Outcome, ...]: ...
     def actions(self) -> tuple[Action, ...]: ...
+    def steps(self) -> tuple[Step, ...]: ...
     def submit(self, action: Action) -> Applied | Rejection: ...
     def undo(self) -> bool: ...
     def redo(self) -> bool: ...
@@ -93,8 +104,6 @@ PLACEMENT_KINDS = frozenset({"position"})
 """Outcomes that only say where a car goes (the race order's rows show it too)."""
 SPINOUT_KINDS = frozenset({"spinout", "eliminated"})
 """Outcomes of a spin-out: the ruling box keeps them however many sentences follow."""
-MOVE_KINDS = frozenset({"position", "blocked", "spinout"})
-"""Outcomes that put a car somewhere on the board."""
 
 
 class Line:
@@ -123,6 +132,13 @@ def spinout_short(outcome: Outcome) -> Explanation:
     params = outcome.why.params
     return explain(N_("{car} spins out to space {space}: {stress} Stress, 1st gear."),
                    car=params["car"], space=params["space"], stress=params["stress"])
+
+
+def dead_end(state: RaceState) -> bool:
+    """The car whose turn it is is at React with nothing to take: only End turn is left (the
+    app ends such a turn by itself: no tap without a decision)."""
+    return (state.turn is not None and state.turn.stage is not TurnStage.REVEAL
+            and [b.key for b in react_buttons(state) if not b.why] == ["end"])
 
 
 class RaceController:
@@ -260,10 +276,8 @@ class RaceController:
 
     def _dead_end(self) -> bool:
         """The current car is at React with nothing to take: only End turn is left."""
-        state = self.state
-        return (state.turn is not None and state.turn.stage is not TurnStage.REVEAL
-                and not self._entry.boosting and not self._entry.unpaid_needed
-                and [b.key for b in react_buttons(state) if not b.why] == ["end"])
+        return (not self._entry.boosting and not self._entry.unpaid_needed
+                and dead_end(self.state))
 
     def _settle(self) -> None:
         """End a turn that has nothing left to decide (no tap without a decision)."""
@@ -279,16 +293,40 @@ class RaceController:
         return done[-1] if done else None
 
     def _resume_ruling(self) -> None:
-        """After Continue: the ruling of the input the race stopped after, shown again."""
-        last = self._last_action()
-        if last is None:
+        """After Continue: the ruling of the table's decision the race stopped after, shown
+        again as it was shown then: the input and the End turn the app added after it when
+        nothing was left to decide (the Slipstream's sentence was lost: found by a table
+        test)."""
+        steps = self._steps()
+        if len(steps) < 2:
             return
-        state = self.state
-        outcomes = self.session.last_outcomes
-        self._lines = self._sentences(state, last, outcomes)
-        moved = {o.car for o in outcomes if o.kind in MOVE_KINDS and o.car}
+        first = len(steps) - 1
+        while (first > 1 and isinstance(steps[first].action, EndTurn)
+               and dead_end(steps[first - 1].state)):
+            first -= 1
+        self._lines = self._said(steps[first - 1:])
+        moved = {car for before, step in zip(steps[first - 1:], steps[first:], strict=False)
+                 for car in inputs.moved_cars(before.state, step.state)}
         moved |= {line.car for line in self._lines if line.placement and line.car}
         self._moved = frozenset(moved)
+
+    def _steps(self) -> tuple[Step, ...]:
+        """The race's start and its effective inputs (none from a stand-in session)."""
+        steps = getattr(self.session, "steps", None)
+        return steps() if steps is not None else ()
+
+    def _said(self, steps: Sequence[Step]) -> list[Line]:
+        """What the inputs of ``steps`` (after the first, the state they start from) did, as
+        the table was told when they were played: each one's sentences, a sentence already
+        said not said again."""
+        lines: list[Line] = []
+        for before, step in zip(steps, steps[1:], strict=False):
+            assert step.action is not None
+            said = {line.text() for line in lines}
+            lines += [line for line in self._sentences(before.state, step.action,
+                                                       step.outcomes, step.state)
+                      if line.text() not in said]
+        return lines
 
     def refuse(self, msgid: str, **params: object) -> None:
         """Show why an input that reached no engine action did nothing (e.g. a table button
@@ -319,9 +357,12 @@ class RaceController:
         return self._error() if self._error is not None else ""
 
     def _sentences(
-        self, before: RaceState, action: Action, outcomes: Sequence[Outcome]
+        self, before: RaceState, action: Action, outcomes: Sequence[Outcome],
+        after: RaceState | None = None,
     ) -> list[Line]:
-        state = self.state
+        """What ``action`` did, sentence by sentence, as the table is told when it is played
+        (``after``: the state it led to, by default the race's now)."""
+        state = self.state if after is None else after
 
         def say(why: Any, at: RaceState = state) -> Text:
             return lambda: render(why, at)
@@ -602,7 +643,13 @@ class RaceController:
         moved = inputs.moved_cars(before, state)
         self._lines = [Line(inputs.redone(action, state), getattr(action, "car", None),
                             headline=index == 0) for index, action in enumerate(brought)]
-        self._lines += [Line(inputs.placed_at(state, car), car, True) for car in moved]
+        # what they did, as when they were played (a spin-out, the Legends' card drawn: a
+        # redo said only where the cars went; found by a table test)
+        said = self._said(self._steps()[-len(brought) - 1:])
+        placed = {line.car for line in said if line.placement}
+        self._lines += said
+        self._lines += [Line(inputs.placed_at(state, car), car, True) for car in moved
+                        if car not in placed]
         self._lines += [Line(inputs.cards_now(state, car, undone=False), car)
                         for car in inputs.cards_changed(before, state)]
         self._moved = frozenset(moved)

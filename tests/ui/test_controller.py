@@ -283,3 +283,47 @@ def test_a_spin_out_s_sentences_are_marked_to_be_kept(tmp_path, monkeypatch) -> 
         first = next((i for i, r in enumerate(c.rulings) if r.spinout), None)
         followed += first is not None and any(i > first for i in legends)
     assert spun >= 3 and followed >= 1  # a spin-out with Legends' sentences after it
+
+
+def test_continue_and_redo_say_what_the_decision_did_as_it_was_said(tmp_path) -> None:
+    """After any input of a whole race (4 drivers, 2 Legends), a Continue (a new controller
+    on the same log: the app killed and started again) shows the very sentences the table
+    was shown and lights the same cars; and an Undo then a Redo brings those sentences back
+    after "Redone: ...". Found by a table test: when the app ended a turn by itself after the
+    table's last React choice (a Slipstream), Continue showed the End turn's sentences only,
+    the Slipstream's lost; and a redone spin-out or Legends' card was not said."""
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+
+    form = RaceForm(seed=5)
+    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                    enumerate(zip(CAR_COLOURS, ("Ana", "Ben", "Cleo", "Dan"), strict=False),
+                              start=1)]
+    form.set_legends(2)
+    log = RaceLog(tmp_path / "races.sqlite3")
+    c = RaceController(log.new_race(form.setup(tracks.load_track("usa"))))
+    auto_ended = redone = 0
+    for _ in range(400):
+        name = next_press(c)
+        if name is None:
+            break
+        count = len(c.session.actions())
+        press(c, name)
+        assert c.error == "", (name, c.error)
+        new = c.session.actions()[count:]
+        if not new:
+            continue  # a key typed, nothing sent
+        auto_ended += len(new) == 2 and isinstance(new[1], EndTurn) and name.startswith(
+            "react")
+        shown, lit = c.messages, c.moved
+        again = RaceController(log.open_race(c.session.race_id))
+        assert again.messages == shown, name
+        assert again.moved == lit, name
+        if redone < 60 and not c.state.over:
+            c.undo()
+            assert c.redo()
+            headlines = [m for m in c.messages if m.startswith("Redone: ")]
+            assert c.messages[len(headlines):len(headlines) + len(shown)] == shown, name
+            redone += 1
+    assert c.state.over
+    assert auto_ended >= 3  # a React choice the app's End turn followed (else: proves little)
