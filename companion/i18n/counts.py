@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from .particles import particles
+
 PLURAL_MARK = "(s)"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -58,5 +60,6 @@ def counted(template: str, params: Mapping[str, object]) -> str:
 
 
 def fill(template: str, /, **params: object) -> str:
-    """``template`` (already translated) with its counted words resolved, then filled in."""
-    return counted(template, params).format(**params)
+    """``template`` (already translated) with its counted words resolved, then filled in (a
+    Korean particle after a number or a name then in the one form it takes: ``particles``)."""
+    return particles(counted(template, params).format(**params))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from companion.engine.modules import EVENTS, Road, Weather
 from companion.i18n import N_, _
 from companion.i18n.counts import counted
+from companion.i18n.particles import particles
 
 from .names import car_label, track_title
 
@@ -86,8 +87,8 @@ def render(explanation: Explanation, state: RaceState | None = None) -> str:
     # counted words ("2 cards", not "2 card(s)") by the engine's own numbers, never by a name
     counts = {key: value for key, value in explanation.params.items() if isinstance(value, int)}
     template = counted(_(explanation.template), counts)
-    try:
-        return template.format(**params)
+    try:  # Korean particles by the number or name before them ("3을", not "3을(를)")
+        return particles(template.format(**params))
     except (KeyError, IndexError, ValueError):  # a broken translation must not hide the fact
         return counted(explanation.template, counts).format(**params)
 

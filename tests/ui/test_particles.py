@@ -1,0 +1,49 @@
+"""Korean particles in their one form after a number or a Hangul name ("열 3을", "민수는"),
+both forms kept after a Latin name (its reading is unknown): ``companion.i18n.particles``."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import i18n
+from companion.engine import explain
+from companion.i18n.counts import fill
+from companion.i18n.particles import final_consonant, particles
+from companion.ui.views.words import render
+
+
+@pytest.mark.parametrize(("word", "final"), [
+    ("0", "ㅇ"), ("1", "ㄹ"), ("2", ""), ("3", "ㅁ"), ("4", ""), ("5", ""), ("6", "ㄱ"),
+    ("7", "ㄹ"), ("8", "ㄹ"), ("9", ""), ("10", "ㅂ"), ("20", "ㅂ"), ("100", "ㄱ"),
+    ("1000", "ㄴ"), ("10000", "ㄴ"), ("12", ""), ("15", ""), ("17", "ㄹ"), ("110", "ㅂ"),
+    ("수", ""), ("민", "ㄴ"), ("길", "ㄹ"), ("명", "ㅇ"),
+])
+def test_a_number_and_a_syllable_end_as_read_aloud(word: str, final: str) -> None:
+    assert final_consonant(word) == final
+
+
+def test_each_pair_takes_its_one_form() -> None:
+    assert particles("열 3을(를), 열 2을(를), 3이(가), 2이(가), 3은(는), 2은(는)") == (
+        "열 3을, 열 2를, 3이, 2가, 3은, 2는")
+    assert particles("속도 3(으)로, 속도 9(으)로, 속도 7(으)로, 10(으)로") == (
+        "속도 3으로, 속도 9로, 속도 7로, 10으로")  # after ㄹ: 로
+    assert particles("남궁민수은(는) 제갈공명이(가) 황보영길과(와)") == (
+        "남궁민수는 제갈공명이 황보영길과")
+    kept = "Maximilianus은(는) 2등, Ana(으)로"
+    assert particles(kept) == kept  # a Latin name: both forms stay
+
+
+def test_korean_rulings_take_the_particle_of_their_number_and_name() -> None:
+    """A ruling filled with numbers read "열 3을(를) 냅니다", "열 2이(가) 엔진으로 돌아갑니다"
+    (found by a table test): an engine sentence and a screen's message now take the form."""
+    i18n.set_language("ko")
+    try:
+        paid = render(explain("Speed {speed} through a limit-{limit} corner: pay {owed} Heat.",
+                              speed=7, limit=5, owed=2))
+        assert paid == "속도 7로 제한 5 코너 통과: 열 2를 냅니다."
+        cooled = render(explain("{car} cools down: {amount} Heat back into the engine.",
+                                car="남궁민수", amount=2))
+        assert cooled == "남궁민수 쿨다운: 열 2가 엔진으로 돌아갑니다."
+        assert fill("{car}은(는) {n}을(를)", car="민수", n=3) == "민수는 3을"
+    finally:
+        i18n.set_language("en")
