@@ -49,34 +49,75 @@ def pay_for_shift(state: RaceState, car: CarState, gear: int, out: list[Outcome]
     return state.with_car(evolve(car, gear=gear, engine=car.engine - cost))
 
 
+_NO_HEAT = {
+    False: N_("Speed {speed} through a limit-{limit} corner: no Heat to pay."),
+    True: N_("Speed {speed} through a limit-{limit} corner ({limit_note}): no Heat to pay."),
+}
+_PAY = {  # (the limit is not the printed one, an Overheat token)
+    (False, False): N_("Speed {speed} through a limit-{limit} corner: pay {owed} Heat."),
+    (True, False): N_("Speed {speed} through a limit-{limit} corner ({limit_note}): pay {owed} "
+                      "Heat."),
+    (False, True): N_("Speed {speed} through a limit-{limit} corner: pay {owed} Heat ({over} "
+                      "over the limit, 1 for the Overheat token)."),
+    (True, True): N_("Speed {speed} through a limit-{limit} corner ({limit_note}): pay {owed} "
+                     "Heat ({over} over the limit, 1 for the Overheat token)."),
+}
+_SPIN = {
+    (False, False): N_("Speed {speed} through a limit-{limit} corner needs {owed} Heat but the "
+                       "engine has {paid}: {car} pays {paid}, spins out to space {space}, "
+                       "takes {stress} Stress and drops to 1st gear."),
+    (True, False): N_("Speed {speed} through a limit-{limit} corner ({limit_note}) needs {owed} "
+                      "Heat but the engine has {paid}: {car} pays {paid}, spins out to space "
+                      "{space}, takes {stress} Stress and drops to 1st gear."),
+    (False, True): N_("Speed {speed} through a limit-{limit} corner needs {owed} Heat ({over} "
+                      "over the limit, 1 for the Overheat token) but the engine has {paid}: "
+                      "{car} pays {paid}, spins out to space {space}, takes {stress} Stress and "
+                      "drops to 1st gear."),
+    (True, True): N_("Speed {speed} through a limit-{limit} corner ({limit_note}) needs {owed} "
+                     "Heat ({over} over the limit, 1 for the Overheat token) but the engine has "
+                     "{paid}: {car} pays {paid}, spins out to space {space}, takes {stress} "
+                     "Stress and drops to 1st gear."),
+}
+"""A corner check's sentence says why its limit is not the one printed on the board (a road
+token, the cards' "Adjust speed limit" symbols) and the Overheat token's Heat: "limit-6" beside
+a printed 7, or "pay 3 Heat" at Speed 5 by a limit 3, read as a mistake (found by a table test).
+"""
+
+
 def _check_corners(
     state: RaceState, turn: TurnState, out: list[Outcome]
 ) -> tuple[RaceState, bool]:
     """Step 7 (docs/rules.md §1.9-1.10): every Corner Line crossed this turn, in order, with Speed =
-    cards + Stress + Adrenaline + Boost (never Slipstream). Over the limit: pay the difference
-    (+1 on an overheat road token); unable to pay: pay all, spin out to the space before that
-    line, take Stress (1 in gear 1-2, 2 in gear 3-4), back to 1st gear; later lines are not
-    checked. Returns the state and whether the car spun out."""
+    cards + Stress + Adrenaline + Boost (never Slipstream). The limit in force is the printed one,
+    changed by a road token (§5.2) and the cards' speed-limit symbols. Over the limit: pay the
+    difference (+1 on an overheat road token); unable to pay: pay all, spin out to the space
+    before that line, take Stress (1 in gear 1-2, 2 in gear 3-4), back to 1st gear; later lines
+    are not checked. Returns the state and whether the car spun out."""
     car = state.car(turn.car)
     speed = turn.speed
     for line_at, corner in state.track.corner_lines_between(
         turn.start_distance, car.distance, state.laps
     ):
-        limit = conditions.corner_limit(state, corner) + turn.limit_adjust
-        owed = speed - limit
-        if owed > 0 and conditions.overheats(state, corner):
-            owed += 1
+        printed, cards = corner.limit, turn.limit_adjust
+        road = conditions.corner_limit(state, corner) - printed
+        limit = printed + road + cards
+        over = speed - limit
+        overheat = over > 0 and conditions.overheats(state, corner)
+        owed = over + 1 if overheat else over
+        changed = bool(road or cards)
+        note = {"limit_note": (
+            f"printed {printed}, road token {road:+d}, cards {cards:+d}" if road and cards
+            else f"printed {printed}, road token {road:+d}" if road
+            else f"printed {printed}, cards {cards:+d}")}
         if owed <= 0:
-            out.append(said("corner", car.id,
-                            N_("Speed {speed} through a limit-{limit} corner: no Heat to pay."),
-                            speed=speed, limit=limit))
+            out.append(said("corner", car.id, _NO_HEAT[changed], speed=speed, limit=limit,
+                            **note))
             continue
         if car.engine >= owed:
             car = evolve(car, engine=car.engine - owed)
             state = state.with_car(car)
-            out.append(said("corner", car.id,
-                            N_("Speed {speed} through a limit-{limit} corner: pay {owed} Heat."),
-                            speed=speed, limit=limit, owed=owed))
+            out.append(said("corner", car.id, _PAY[changed, overheat], speed=speed,
+                            limit=limit, owed=owed, over=over, **note))
             continue
         stress = 1 if car.gear <= 2 else 2
         paid = car.engine
@@ -85,12 +126,9 @@ def _check_corners(
                        spinouts=car.spinouts + 1)
         state = state.with_car(spun)
         out.append(said(
-            "spinout", car.id,
-            N_("Speed {speed} through a limit-{limit} corner needs {owed} Heat but the engine "
-               "has {paid}: {car} pays {paid}, spins out to space {space}, takes {stress} "
-               "Stress and drops to 1st gear."),
-            speed=speed, limit=limit, owed=owed, paid=paid, car=car.id,
-            space=state.track.space_of(spun.distance), stress=stress,
+            "spinout", car.id, _SPIN[changed, overheat],
+            speed=speed, limit=limit, owed=owed, over=over, paid=paid, car=car.id,
+            space=state.track.space_of(spun.distance), stress=stress, **note,
         ))
         return state, True
     return state, False

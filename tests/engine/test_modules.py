@@ -106,3 +106,51 @@ def test_tunnel_forbids_discarding_whatever_the_event() -> None:
     outcomes = apply(state, EndTurn("blue")).outcomes
     reminders = [o.why.text() for o in outcomes if o.kind == "discard"]
     assert reminders == ["Step 8: blue is in a tunnel and may not discard any card."]
+
+
+@pytest.mark.parametrize(("road", "cards", "gear", "said"), [
+    ({"5": "limit-1"}, (4, 4), 2,
+     "Speed 8 through a limit-3 corner (printed 4, road token -1): pay 5 Heat."),
+    ({"5": "limit+1"}, (4, 3), 2,
+     "Speed 7 through a limit-5 corner (printed 4, road token +1): pay 2 Heat."),
+    ({"5": "overheat"}, (4, 2), 2,
+     "Speed 6 through a limit-4 corner: pay 3 Heat (2 over the limit, 1 for the Overheat "
+     "token)."),
+    ({"5": "overheat"}, (4, 4, 4), 3,
+     "Speed 12 through a limit-4 corner needs 9 Heat (8 over the limit, 1 for the Overheat "
+     "token) but the engine has 5: blue pays 5, spins out to space 5, takes 2 Stress and "
+     "drops to 1st gear."),
+    ({}, (4, 4), 2, "Speed 8 through a limit-4 corner: pay 4 Heat."),
+])
+def test_a_corner_check_says_why_its_limit_and_heat_are_not_the_plain_ones(
+        road: dict[str, str], cards: tuple[int, ...], gear: int, said: str) -> None:
+    """docs/rules.md §1.9, §5.2: a road token changes the corner's limit (+1 or -1) or costs 1
+    more Heat (Overheat) when over it. The sentence says so: "limit-3" by a printed 4, or "pay
+    3 Heat" at Speed 6 by a limit 4, read as a mistake (found by a table test)."""
+    doc = copy.deepcopy(RACE)
+    doc["track"]["corners"][0] = {"line_after": 5, "limit": 4, "legend_line_after": 2}
+    doc["modules"] = {"road": road} if road else {}
+    state = start_race(racefile.parse(doc).setup).state
+    for action in (ChooseGear("blue", gear), ChooseGear("red", gear), Reveal("blue", cards)):
+        state = apply(state, action).state
+    outcomes = apply(state, EndTurn("blue")).outcomes
+    assert [o.why.text() for o in outcomes if o.kind in ("corner", "spinout")] == [said]
+
+
+def test_a_corner_check_says_the_cards_changed_its_limit() -> None:
+    """docs/rules.md §1.9: the cards' "Adjust speed limit" symbols change the limit of every
+    corner crossed this turn; the sentence names them beside the printed limit."""
+    from companion.engine.turn import _check_corners
+
+    doc = copy.deepcopy(RACE)
+    doc["track"]["corners"][0] = {"line_after": 5, "limit": 4, "legend_line_after": 2}
+    doc["modules"] = {"road": {"5": "limit-1"}}
+    state = start_race(racefile.parse(doc).setup).state
+    for action in (ChooseGear("blue", 2), ChooseGear("red", 2), Reveal("blue", (4, 4))):
+        state = apply(state, action).state
+    assert state.turn is not None
+    turn = replace(state.turn, limit_adjust=2)
+    out: list[Any] = []
+    _check_corners(state, turn, out)
+    assert [o.why.text() for o in out] == [
+        "Speed 8 through a limit-5 corner (printed 4, road token -1, cards +2): pay 3 Heat."]

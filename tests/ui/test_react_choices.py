@@ -362,3 +362,17 @@ def test_several_cards_the_engine_cannot_pay_in_words(ui, language: str) -> None
     shown = _box_text(ui)
     for ruling in rulings:
         assert ruling in shown, shown
+
+
+@pytest.mark.parametrize(("language", "detail"), [("en", "with Rain +1"), ("ko", "비 +1 포함")])
+def test_a_rain_sector_s_extra_cooldown_says_so(ui, language: str, detail: str) -> None:
+    """docs/rules.md §5: a Rain (or Snow) sector adds 1 to Cooldown. "Cooldown 4" in 1st gear
+    (3) or "Cooldown 2" in 2nd (1) went unexplained (found by a table test): each Cooldown
+    says where its extra comes from, as a Storm's Slipstream does."""
+    race = json.loads((SCENARIOS / "weather-rain-sector-extra-cooldown.json").read_text())
+    ui.app.set_language(language)
+    buttons = _buttons(_reach(ui, race["race"]))
+    cooldowns = [b for key, b in buttons.items() if key.startswith("cooldown:")]
+    assert [b.amount for b in cooldowns] == ["1", "2", "3", "4"]
+    assert {b.detail for b in cooldowns} == {detail}
+    _layout_ok(ui, f"rain cooldown {language}")

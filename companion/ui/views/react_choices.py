@@ -43,9 +43,11 @@ from companion.engine.cards import subset_sums, unpayable
 from companion.engine.checks import super_cool_limit
 from companion.engine.conditions import (
     cooldown_allowed,
+    cooldown_bonus,
     plain_slipstream_spaces,
     sector_slipstream_bonus,
     sector_token,
+    sector_weather,
     slipstream_spaces,
 )
 from companion.engine.garage import DESIGNS
@@ -56,7 +58,7 @@ from companion.i18n import N_, _
 from .keypad import BASIC_KEYS
 from .names import car_label
 from .race_view import ReactButton
-from .words import design_name, render
+from .words import design_name, render, weather_name
 
 DirectPlay: Any = getattr(engine, "DirectPlay", None)
 """Gas Pedal cards played from hand during React, when the engine has it."""
@@ -115,9 +117,16 @@ def _before(state: RaceState, stage: TurnStage) -> bool:
 
 
 def _cooldowns(state: RaceState, current: str) -> list[ReactButton]:
+    """A Cooldown per amount the car may take; in a Rain or Snow sector, which adds 1
+    (docs/rules.md §5), each says so ("with Rain +1": a Cooldown 2 in gear 2 went unexplained,
+    found by a table test)."""
     car = state.car(current)
+    bonus = cooldown_bonus(state, car)
+    weather = sector_weather(state, car.distance)
+    detail = (_("with {source} +{bonus}").format(source=weather_name(weather), bonus=bonus)
+              if bonus and weather is not None else "")
     buttons = [ReactButton(f"cooldown:{amount}", _("Cooldown {n}").format(n=amount),
-                           series=_("Cooldown"), amount=str(amount))
+                           series=_("Cooldown"), amount=str(amount), detail=detail)
                for amount in range(1, cooldown_limit(state, car) + 1)
                if validate(state, Cooldown(current, amount)) is None]
     if not buttons and not cooldown_allowed(state, car) and _before(state, TurnStage.COOLDOWN):

@@ -50,7 +50,15 @@ PARAM_WORDS: dict[str, str] = {
 ``tests/ui/test_i18n.py`` scans ``companion/engine`` for every English literal that reaches an
 explanation's parameters and fails when one is missing here (or from the catalogs)."""
 
-PARAM_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = ()
+PARAM_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"printed (?P<printed>\d+), road token (?P<road>[+-]?\d+), "
+                r"cards (?P<cards>[+-]?\d+)"),
+     N_("printed {printed}, road token {road}, cards {cards}")),
+    (re.compile(r"printed (?P<printed>\d+), road token (?P<road>[+-]?\d+)"),
+     N_("printed {printed}, road token {road}")),
+    (re.compile(r"printed (?P<printed>\d+), cards (?P<cards>[+-]?\d+)"),
+     N_("printed {printed}, cards {cards}")),
+)
 """Parameter values the engine builds with an f-string: the whole value must match; the
 named groups fill the translated template."""
 
