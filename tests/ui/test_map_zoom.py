@@ -203,3 +203,55 @@ def test_the_table_s_buttons_reach_the_race_under_it(table) -> None:
     app.sm.current_screen.refresh()
     harness.pump(2)
     assert zoom.is_open
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_the_map_over_the_window_says_the_race_s_own_rules(ui, language: str) -> None:
+    """docs/rules.md §3.3, §5: the race screen named none of the race's event, Weather token
+    or Road Condition tokens (found by a table test), while they change Cooldown, slipstream
+    and corner limits. The map opened over the window says them, one sentence each, above its
+    hint, and the map keeps most of the window at 800x480; a race without them says none."""
+    from dataclasses import replace
+
+    import tracks
+    from companion.engine.modules import RaceModules, Road, Weather
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+    from companion.ui.views.race_form import RaceForm
+    from companion.ui.views.words import event_line, road_line
+
+    app = ui.app
+    app.set_language(language)
+    track = tracks.load_track("usa")
+    lines = [c.line_after for c in track.corners]
+    form = RaceForm(seed=1)
+    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                    enumerate(zip(CAR_COLOURS, ("Maximilianus", "Bartholomew"), strict=False),
+                              start=1)]
+    road = {lines[0]: Road.LIMIT_MINUS, lines[1]: Road.OVERHEAT, lines[2]: Road.WEATHER,
+            lines[3]: Road.FREE_BOOST}
+    modules = RaceModules(event="turbulent-winds", weather=Weather.RAIN, road=road)
+    app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
+    ui.pump(3)
+    screen = app.sm.current_screen
+    screen.show_map()
+    ui.pump(3)
+    hint = _zoom(ui).hint
+    said = hint.text.split("\n")
+    assert said[0] == event_line("turbulent-winds")
+    assert _("Rain") in said[1]
+    assert said[2:6] == [road_line(n, road[line]) for n, line in enumerate(lines, start=1)]
+    assert said[-1].endswith(_("Tap anywhere to go back to the race."))
+    zoomed = _zoom(ui).map
+    assert zoomed.height > 0.55 * app.root_window.height  # still the map's window
+    assert hint.texture_size[1] <= hint.height + 1  # every line shown
+    _zoom(ui).close()
+    ui.pump(1)
+    app.show("start")
+    ui.pump(2)
+    _race(ui, "usa")
+    ui.app.sm.current_screen.show_map()
+    ui.pump(2)
+    assert _zoom(ui).hint.text == _("Tap anywhere to go back to the race.")
+    _zoom(ui).close()
+    ui.pump(1)

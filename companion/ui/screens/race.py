@@ -20,6 +20,7 @@ from companion.i18n import _
 from companion.i18n.counts import fill
 
 from ..controller import RaceController
+from ..views.race_rules import race_rules
 from ..views.race_view import KEYPAD_FAMILY, OrderRow, RaceView
 from ..widgets.basic import explain
 from ..widgets.map_zoom import MapZoom
@@ -225,7 +226,8 @@ class RaceScreen(BaseScreen):
         if self.map_zoom is None:
             self.map_zoom = MapZoom()
         self.map_zoom.show(controller.state, view.current or "", sorted(controller.moved),
-                        view.position_id, view.error)
+                           view.position_id, view.error,
+                           rules=tuple(race_rules(controller.state)))  # event, weather, road
 
     # --- explanations on demand --------------------------------------------------------------
 

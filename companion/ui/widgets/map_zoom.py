@@ -52,9 +52,11 @@ class MapZoom(ModalView):  # type: ignore[misc]
         """Why an input was refused, as on the race screen when it opened."""
 
     def show(self, state: RaceState, current: str, moved: list[str],
-             position_id: object, error: str = "") -> None:
+             position_id: object, error: str = "", rules: tuple[str, ...] = ()) -> None:
         """Open over the window, showing ``state`` (the car to play ringed, the cars the last
-        input moved haloed, as on the race screen)."""
+        input moved haloed, as on the race screen) and ``rules``, the race's own rules in
+        sentences (its event, weather and road tokens: ``views.race_rules``), above the
+        hint."""
         app = App.get_running_app()
         self.background_color = app.c_bg  # the theme, the text size and the language of now
         self.box.padding = app.fs * 0.3
@@ -70,7 +72,8 @@ class MapZoom(ModalView):  # type: ignore[misc]
                            if app.theme_name == "dark" else
                            _("Press Corners (black squares): {corners}.")).format(
                                corners=listed(press)))
-        self.hint.text = " ".join([*marks, _("Tap anywhere to go back to the race.")])
+        self.hint.text = "\n".join([*rules, " ".join(
+            [*marks, _("Tap anywhere to go back to the race.")])])
         self.map.state = state
         self.map.current = current
         self.map.moved = list(moved)
