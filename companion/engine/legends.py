@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import rng
+from . import conditions, rng
 from .evolve import evolve
 from .explain import N_, Explanation, explain
 from .state import DeckMode, LegendsDeck, RaceState
@@ -144,6 +144,10 @@ def legend_move(state: RaceState, colour: str, distance: int, card: int) -> Lege
         # at its diamond would. Open point: docs/rules-decisions.md #6 (docs/rules.md §8.1).
     move = corner.limit + diamond
     target = distance + move
+    # the printed limit, whatever the corner's road token (docs/rules.md §2, "The limit a
+    # Legend uses"): said when a token changes the drivers' limit there, else the table reads
+    # "limit 7" beside a driver's "limit-6" as a mistake (found by a table test)
+    token_limit = conditions.corner_limit(state, corner) != corner.limit
     allowed = _lines_allowed(state, corner, spaces_to_line)
     crossed = track.corner_lines_between(distance, target, state.laps)
     if len(crossed) > allowed:
@@ -154,7 +158,10 @@ def legend_move(state: RaceState, colour: str, distance: int, card: int) -> Lege
             explain(
                 N_("Legends card {card}: {car} takes corner {corner} at limit {limit} + "
                    "diamond {diamond} but may not cross corner {second} too, so it stops "
-                   "right before it."),
+                   "right before it.") if not token_limit else
+                N_("Legends card {card}: {car} takes corner {corner} at limit {limit} + "
+                   "diamond {diamond} (a Legend uses the printed limit, not the road token) "
+                   "but may not cross corner {second} too, so it stops right before it."),
                 card=card, car=colour, corner=k, limit=corner.limit, diamond=diamond,
                 second=second,
             ),
@@ -163,7 +170,10 @@ def legend_move(state: RaceState, colour: str, distance: int, card: int) -> Lege
         target,
         explain(
             N_("Legends card {card}: {car} takes corner {corner} at limit {limit} + "
-               "diamond {diamond} = {move} spaces."),
+               "diamond {diamond} = {move} spaces.") if not token_limit else
+            N_("Legends card {card}: {car} takes corner {corner} at limit {limit} + "
+               "diamond {diamond} = {move} spaces (a Legend uses the printed limit, not the "
+               "road token)."),
             card=card, car=colour, corner=k, limit=corner.limit, diamond=diamond, move=move,
         ),
     )

@@ -41,6 +41,7 @@ from companion.engine import (
     start_race,
     validate,
 )
+from companion.engine.modules import Road
 from companion.engine.placement import race_order_key
 
 # docs/rules.md §2.1, the 10 base Legends cards as "number/diamond" per colour
@@ -231,6 +232,26 @@ def test_worked_example_3_corner_zone_moves_limit_plus_diamond() -> None:
     """docs/rules.md §2.3 example 3: Green on 30 (in 28..33), card 7 gives 19/3: 3 + 3 = 6 -> 36."""
     assert aim("usa", "green", 30, 7) == 36
     assert after_round("usa", "green", 30, 7) == 36
+
+
+@pytest.mark.parametrize(("road", "noted"), [(None, False), (Road.LIMIT_MINUS, True),
+                                             (Road.LIMIT_PLUS, True), (Road.OVERHEAT, False)])
+def test_a_legend_in_a_road_token_s_corner_uses_the_printed_limit_and_says_so(
+        road: Road | None, noted: bool) -> None:
+    """docs/rules.md §2 ("The limit a Legend uses"): the printed limit, whatever the corner's
+    road token. Where the token changes the drivers' limit, the sentence says the Legend's is
+    the printed one: "limit 3" beside a driver's "limit-2 (printed 3, road token -1)" read as a
+    mistake (found by a table test). Example 3's move (3 + 3 = 6) is unchanged."""
+    board = track("usa")
+    line = board.corners[1].line_after
+    state = build(board, [("green", True, 30)], cards=(7,))
+    if road is not None:
+        state = replace(state, modules=replace(state.modules, road={line: road}))
+    move = legends.legend_move(state, "green", 30, 7)
+    assert move.target == 36
+    said = move.why.text()
+    assert said.startswith("Legends card 7: green takes corner 2 at limit 3 + diamond 3 = 6")
+    assert ("a Legend uses the printed limit, not the road token" in said) == noted
 
 
 @pytest.mark.parametrize(("number", "diamond"), [(10, 0), (12, 1), (15, 2), (18, 3)])
