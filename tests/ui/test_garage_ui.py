@@ -121,6 +121,39 @@ def test_draft_refuses_a_pick_out_of_turn(ui, press) -> None:
         f"It is {flow.name(flow.draft.to_pick)}'s pick.")
 
 
+def _hands_shown(screen) -> list[str]:
+    """The drivers whose cards the draft screen lists, top to bottom."""
+    return [label.test_name.removeprefix("hand ")
+            for label in reversed(screen.ids.hands.children)]
+
+
+def test_the_draft_lists_the_hands_in_the_order_the_drivers_pick(ui, press) -> None:
+    """Three drivers draft for a single race: each round the hands are listed in that round's
+    pick order, the order the prompt names (last on the grid first in rounds 1 and 3, pole
+    first in round 2, docs/rules.md §4.1); a table found them in grid order under a prompt
+    that said "order: Ana, Cy, Ben"."""
+    app = ui.app
+    ui.player.set_up_race(("Ana", "Ben"))
+    press("add driver")
+    ui.player.find("name 2").text = "Cy"
+    press("more options")
+    press("garage")
+    press("start race")
+    screen = app.sm.current_screen
+    flow = app.draft_flow
+    grid = flow.draft.drivers
+    for round_ in (1, 2, 3):
+        assert flow.draft.round == round_
+        order = flow.draft.order
+        assert order == (grid if round_ == 2 else tuple(reversed(grid)))
+        names = ", ".join(flow.name(car) for car in order)
+        assert find(screen, "draft prompt").text.endswith(f"(order: {names}).")
+        for picked in range(3):
+            assert _hands_shown(screen) == list(order), (round_, picked)
+            press("card 0")
+    assert flow.mode == "done" and _hands_shown(screen) == list(reversed(grid))
+
+
 def _garage_race(app):
     """Red (Brakes 1/2/3/4, 4WD 0 +3, Turbo 7) starts with 1 Heat in the engine: handicap 2,
     New safety regulations -2, Snow -1."""

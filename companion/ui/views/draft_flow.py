@@ -44,7 +44,8 @@ class DraftView:
     own: tuple[CardKey, ...] = ()
     """In ``swap`` mode: the first picker's earlier Upgrades."""
     hands: tuple[tuple[str, str], ...] = ()
-    """(car, its cards in words) for every driver."""
+    """(car, its cards in words) for every driver, in the pick order of the round on show
+    (the order the prompt names; the last round's once the draft is over)."""
     error: str = ""
     selected: int | None = None
     start_why: str = ""
@@ -150,8 +151,12 @@ class DraftFlow:
         draft = self.draft
         mode = self.mode
         market = tuple(CardKey(i, d, design_card(d)) for i, d in enumerate(draft.market))
-        hands = tuple((d, "\n".join(design_card(c) for c in self.cards()[d]) or "-")
-                      for d in draft.drivers)
+        cards = self.cards()
+        # In the order the drivers pick (the prompt's "order: ..."), not the grid's: a single
+        # race's draft picks last on the grid first in rounds 1 and 3 (docs/rules.md §4.1), a
+        # season's in reverse standings order (§3.1).
+        hands = tuple((d, "\n".join(design_card(c) for c in cards[d]) or "-")
+                      for d in draft.order)
         error = self.error or ""
         if self.error is not None and not isinstance(self.error, str):
             params = {k: self.name(v) if k == "driver" and isinstance(v, str) else v
