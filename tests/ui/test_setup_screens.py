@@ -285,29 +285,133 @@ def test_a_custom_season_s_track_and_event_step_both_ways(ui, app800, language: 
     assert race.event is not None
 
 
-def test_two_drivers_of_one_name_are_refused_with_the_reason(ui, app800) -> None:
-    """Every ruling names the cars: two drivers called "Ana" (or "ana ") would make each
-    ambiguous, so New race and New season refuse them and say why (a table test found them
-    accepted)."""
+def _tap(widget: Any) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def _clashing(screen: Any) -> list[int]:
+    """The drivers whose name field is framed as one to change."""
+    return [index for index in range(len(screen.form.drivers))
+            if find(screen, f"name {index}").clash]
+
+
+def test_two_drivers_of_one_name_are_refused_where_the_names_are(ui, app800) -> None:
+    """Every ruling names the cars: two drivers called "Ana" and "ana " would make each
+    ambiguous. As the second name is typed (no tap on Start race), both fields are framed, the
+    reason stands above the names, and Start race is greyed and says the reason in full when
+    tapped, until a name is changed; New season the same with Create season. A table test
+    found Start race live and the reason said only at the foot of the screen after a tap."""
+    from companion.ui.widgets.basic import current_hint
+
     app = app800
     screen = _new_race(ui, 2, 0)
     ui.player.find("name 0").text = "Ana"
-    ui.player.find("name 1").text = " ana"
-    ui.player.press("start race")
+    ui.player.find("name 1").text = "ana "
+    why = "Two drivers are named ana: give each a name of their own (the rulings name the cars)."
+    start = find(screen, "start race")
+    assert start.disabled and start.why_disabled == why
+    assert find(screen, "drivers title").text == "Two drivers are named ana: change one name."
+    assert _clashing(screen) == [0, 1]
+    assert find(screen, "problem").text == ""  # said once, above the names
+    _tap(start)
+    ui.pump(2)
+    hint = current_hint()
+    assert hint is not None and hint.text == why
     assert app.sm.current == "newrace"
-    assert find(screen, "problem").text == (
-        "Two drivers are named ana: give each a name of their own (the rulings name the cars).")
     ui.player.find("name 1").text = "Ben"
+    assert not start.disabled and _clashing(screen) == []
+    assert find(screen, "drivers title").text == "Drivers: 2"
     ui.player.press("start race")
     assert app.sm.current == "race"
     app.show("start")
     ui.player.press("championship")
     ui.player.press("season 1961")
+    season = app.sm.current_screen
     for index in range(2):
         ui.player.find(f"name {index}").text = "Mia"
+    create = find(season, "create season")
+    assert create.disabled and create.why_disabled.startswith("Two drivers are named Mia")
+    assert _clashing(season) == [0, 1]
+    ui.player.find("name 1").text = "Mio"
+    assert not create.disabled and _clashing(season) == []
     ui.player.press("create season")
-    assert app.sm.current == "newseason"
-    assert find(app.sm.current_screen, "problem").text.startswith("Two drivers are named Mia")
+    assert app.sm.current == "standings"
+
+
+def test_a_name_like_another_car_s_colour_or_a_legend_is_refused() -> None:
+    """A driver left unnamed is called by the colour's name, a Legend "Legend Black", in any
+    of the app's languages (a table may switch on the way): a name that is another car's
+    colour there, or a Legend's, is refused like two drivers of one name; a driver may take
+    their own car's colour, or a colour no car in the race has."""
+    from companion import i18n
+    from companion.ui.views.race_form import RaceForm
+
+    i18n.set_language("en")
+    form = RaceForm()  # red and blue, unnamed
+    assert form.name_clash() is None
+
+    def clash(name: str, legends: int = 0) -> tuple[int, ...] | None:
+        form.drivers[1].name = name
+        form.set_legends(legends)
+        found = form.name_clash()
+        return found.drivers if found is not None else None
+
+    assert clash("Red") == (1,)  # the red car, unnamed, is "Red"
+    assert clash(" RED ") == (1,)
+    assert clash("紅色") == (1,)  # red in Traditional Chinese
+    assert clash("빨강") == (1,)  # red in Korean
+    assert form.name_clash().why == (
+        "A driver is named 빨강, the colour of another car: give them a name of their own (a "
+        "car without a name is called by its colour).")
+    assert form.name_clash().said == "빨강 is another car's colour: change the name."
+    assert clash("Blue") is None  # the blue car's own colour
+    assert clash("Green") is None  # no green car
+    assert clash("Black") is None
+    assert clash("Black", legends=1) == (1,)  # the first Legend's colour
+    assert clash("Legend Grey") == (1,)  # reads as a Legend, in a race with none
+    assert clash("레전드 검정") == (1,)
+    assert form.name_clash().said == "레전드 검정 is what the app calls a Legend: change the name."
+    form.drivers[0].name = "Ana"
+    assert clash("Ａｎａ") == (0, 1)  # full-width letters
+    assert form.name_clash().said == "Two drivers are named Ａｎａ: change one name."
+    assert clash("Ana Maria") is None
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_reason_a_name_is_refused_fits_above_six_drivers(ui, app800,
+                                                             language: str) -> None:
+    """Six drivers of 12-letter names fill the column: the reason a name is refused stands
+    in place of "Drivers: 6" (under the rows it pushed the title off the top), whole, in
+    every language, on New race and New season."""
+    from companion.ui.views.names import legend_name
+
+    app = app800
+    app.set_language(language)
+    screen = _new_race(ui, 6, 0)
+    for name in (NAMES[2], legend_name("grey")):
+        ui.player.find("name 5").text = name
+        assert find(screen, "start race").disabled
+        assert find(screen, "drivers title").text == screen.form.name_clash().said
+        assert layout_problems(app, f"newrace {name} [{language}]") == []
+    app.show("start")
+    ui.player.press("championship")
+    season = app.screen("newseason")
+    season.new_form("1964")
+    app.show("newseason")
+    season.form.set_legends(0)
+    season.refresh()
+    while len(season.form.drivers) < 6:
+        ui.player.press("add driver")
+    for index in range(6):
+        ui.player.find(f"name {index}").text = NAMES[index % 5]
+    assert find(season, "create season").disabled
+    assert find(season, "drivers title").text == season.form.name_clash().said
+    assert layout_problems(app, f"newseason [{language}]") == []
 
 
 def test_a_seasons_races_are_explained(ui, app800) -> None:

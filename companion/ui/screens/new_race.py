@@ -45,6 +45,8 @@ class NewRaceScreen(PagedScreen):
         import tracks
 
         self.tracks = tracks.available_tracks()
+        self._name_fields: list[NameInput] = []
+        """The drivers' name fields, in the form's order."""
         self.form = RaceForm()
         self.form.first_race()
         self.pages = {name: self.ids[f"{name}_page"].__self__ for name in PAGES}
@@ -126,6 +128,8 @@ class NewRaceScreen(PagedScreen):
         self.refresh()
 
     def start(self) -> None:
+        if self._names_checked():
+            return  # said above the names; Start race is greyed until they are changed
         problem = self.form.problem(self.info.track)
         if problem:
             self.ids.problem.text = problem
@@ -199,7 +203,9 @@ class NewRaceScreen(PagedScreen):
         self._drivers()
         if self.page == "options":
             self._options()
-        self.ids.problem.text = form.problem(track)
+        names = self._names_checked()
+        problem = form.problem(track)
+        self.ids.problem.text = "" if problem == names else problem  # said above the names
 
     def _summary(self, form: RaceForm) -> str:
         """The options in one sentence of at most two lines in the column (more pushed the
@@ -236,9 +242,9 @@ class NewRaceScreen(PagedScreen):
     def _drivers(self) -> None:
         box = self.ids.drivers
         box.clear_widgets()
+        self._name_fields.clear()
         app = App.get_running_app()
         form = self.form
-        self.ids.drivers_title.text = _("Drivers: {count}").format(count=len(form.drivers))
         height = max(48, min(app.tap, round(app.tap * 0.9)))
         size = app.fs_small
         from ..views.names import CAR_COLOURS
@@ -262,7 +268,8 @@ class NewRaceScreen(PagedScreen):
             name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
                              font_size=app.fs)
             name.test_name = f"name {index}"
-            name.bind(text=lambda _w, text, d=driver: setattr(d, "name", text))
+            name.bind(text=lambda _w, text, d=driver: self._named(d, text))
+            self._name_fields.append(name)
             seat = Btn(text=_("Seat {seat}").format(seat=driver.seat), size_hint_x=None,
                        width=widths["seat"], font_size=size, test_name=f"seat {index}")
             seat.bind(on_release=lambda _b, i=index: self._do(form.next_seat, i))
@@ -281,6 +288,31 @@ class NewRaceScreen(PagedScreen):
         self.ids.add_driver.disabled = not form.free_colours() or (
             len(form.drivers) + form.legends >= 6)
         self.ids.add_driver.why_disabled = form.why_no_more_cars()
+
+    def _named(self, driver: Any, text: str) -> None:
+        """A name typed: checked at once, key by key (``_names_checked``)."""
+        driver.name = text
+        self._names_checked()
+
+    def _names_checked(self) -> str:
+        """Two drivers of one name (or a name like another car's colour, or a Legend's) make
+        every ruling ambiguous: the names to change framed in the warning colour, the reason
+        in short above the names (in place of "Drivers: 2"; with six drivers there is no room
+        under them), Start race greyed until they are changed (a tap on it says the reason in
+        full). Returns the reason ("" when the names stand)."""
+        form = self.form
+        clash = form.name_clash()
+        for index, field in enumerate(self._name_fields):
+            field.clash = clash is not None and index in clash.drivers
+        title = self.ids.drivers_title
+        title.text = clash.said if clash is not None else _("Drivers: {count}").format(
+            count=len(form.drivers))
+        title.tone = "warn" if clash is not None else "accent"
+        title.scale = "small" if clash is not None else "body"
+        why = clash.why if clash is not None else ""
+        self.ids.start.disabled = bool(why)
+        self.ids.start.why_disabled = why
+        return why
 
     def _options(self) -> None:
         form = self.form

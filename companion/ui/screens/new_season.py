@@ -36,6 +36,8 @@ class NewSeasonScreen(PagedScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.form = SeasonForm()
+        self._name_fields: list[NameInput] = []
+        """The drivers' name fields, in the form's order."""
         self.pages = {name: self.ids[f"{name}_page"].__self__ for name in PAGES}
         self._place_page()
 
@@ -79,6 +81,8 @@ class NewSeasonScreen(PagedScreen):
 
     def create(self) -> None:
         app = App.get_running_app()
+        if self._names_checked():
+            return  # said above the names; Create season is greyed until they are changed
         problem = self.form.problem()
         if problem:
             self.ids.problem.text = problem
@@ -121,7 +125,34 @@ class NewSeasonScreen(PagedScreen):
         self._drivers()
         if self.page == "races":
             self._races()
-        self.ids.problem.text = form.problem()
+        names = self._names_checked()
+        problem = form.problem()
+        self.ids.problem.text = "" if problem == names else problem  # said above the names
+
+    def _named(self, driver: Any, text: str) -> None:
+        """A name typed: checked at once, key by key (``_names_checked``)."""
+        driver.name = text
+        self._names_checked()
+
+    def _names_checked(self) -> str:
+        """Two drivers of one name (or a name like another car's colour, or a Legend's) make
+        every ruling ambiguous: the names to change framed in the warning colour, the reason
+        in short above the names (in place of "Drivers: 2"; with six drivers there is no room
+        under them), Create season greyed until they are changed (a tap on it says the reason in
+        full). Returns the reason ("" when the names stand)."""
+        form = self.form
+        clash = form.name_clash()
+        for index, field in enumerate(self._name_fields):
+            field.clash = clash is not None and index in clash.drivers
+        title = self.ids.drivers_title
+        title.text = clash.said if clash is not None else _("Drivers: {count}").format(
+            count=len(form.drivers))
+        title.tone = "warn" if clash is not None else "accent"
+        title.scale = "small" if clash is not None else "body"
+        why = clash.why if clash is not None else ""
+        self.ids.create.disabled = bool(why)
+        self.ids.create.why_disabled = why
+        return why
 
     def _name_row(self, custom: bool) -> None:
         app = App.get_running_app()
@@ -213,8 +244,8 @@ class NewSeasonScreen(PagedScreen):
         app = App.get_running_app()
         box = self.ids.drivers
         box.clear_widgets()
+        self._name_fields.clear()
         form = self.form
-        self.ids.drivers_title.text = _("Drivers: {count}").format(count=len(form.drivers))
         height = max(48, round(app.tap * 0.9))
         size = app.fs_small
         colour_width = max(48.0, text_width([colour_name(c) for c in CAR_COLOURS], size))
@@ -230,7 +261,8 @@ class NewSeasonScreen(PagedScreen):
             name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
                              font_size=app.fs)
             name.test_name = f"name {index}"
-            name.bind(text=lambda _w, text, d=driver: setattr(d, "name", text))
+            name.bind(text=lambda _w, text, d=driver: self._named(d, text))
+            self._name_fields.append(name)
             row.add_widget(name)
             row.add_widget(self._btn("X", f"remove {index}", form.remove_driver, index,
                                      size_hint_x=None, width=48,

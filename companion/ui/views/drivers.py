@@ -3,11 +3,13 @@ table seat, and the editing both forms share (add, remove, next colour, Legends,
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion.i18n import _
+from companion.i18n import LANGUAGES, _, translation
 
-from .names import CAR_COLOURS, colour_name
+from .names import CAR_COLOURS, COLOUR_NAMES, colour_name
 
 MAX_LEGENDS = 5
 MAX_BONUS = 6
@@ -36,6 +38,41 @@ class Driver:
         return " ".join(self.name.split())
 
 
+@dataclass(frozen=True)
+class NameClash:
+    """Drivers' names that cannot stand (:meth:`DriverList.name_clash`)."""
+
+    why: str
+    """The reason in full (Start race greyed says it when tapped)."""
+    said: str
+    """The reason in short, said above the names (it fits two lines of the drivers' column
+    at 800x480 with a 12-letter name)."""
+    drivers: tuple[int, ...]
+    """The drivers (indexes) whose name to change: framed."""
+
+
+def name_key(name: str) -> str:
+    """A name as the table hears it: letter case, spaces and full-width letters aside ("ana ",
+    "Ana" and "Ａｎａ" are one name)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def said_names(colours: Iterable[str], legends: bool = False) -> set[str]:
+    """What the app calls the cars of ``colours`` in any of its languages (a race may change
+    language on the way): the colour's name ("Red", "紅色", "빨강"), or with ``legends`` a
+    Legend's ("Legend Red"), each as :func:`name_key` gives it."""
+    colours = tuple(colours)
+    said: set[str] = set()
+    for language in LANGUAGES:
+        words = translation(language).gettext
+        for colour in colours:
+            name = words(COLOUR_NAMES[colour])
+            if legends:
+                name = words("Legend {colour}").format(colour=name)
+            said.add(name_key(name))
+    return said
+
+
 def first_drivers() -> list[Driver]:
     """A new form's drivers: red at seat 1, blue at seat 2."""
     return [Driver("red", seat=1), Driver("blue", seat=2)]
@@ -51,6 +88,13 @@ class DriverList:
 
     def _cars_changed(self) -> None:
         """Called after the cars changed (the New race form keeps its grid in step)."""
+
+    def legend_colours(self) -> list[str]:
+        """Legends take the colours no driver uses, in the Legends mat order."""
+        from companion.engine import LEGEND_COLOURS
+
+        used = {d.colour for d in self.drivers}
+        return [c for c in LEGEND_COLOURS if c not in used][: self.legends]
 
     def free_colours(self) -> list[str]:
         used = {d.colour for d in self.drivers}
@@ -100,16 +144,50 @@ class DriverList:
     # --- why a control is greyed out (a tap on it says so) -------------------------------
 
     def same_names(self) -> str:
-        """Why the drivers' names cannot stand, or "": two drivers of one name (letter case
-        and spaces aside) make every ruling about either ambiguous ("Ana to space 12")."""
-        seen: set[str] = set()
-        for driver in self.drivers:
-            key = driver.display_name.casefold()  # its spaces already trimmed
-            if key in seen:
-                return _("Two drivers are named {name}: give each a name of their own "
-                         "(the rulings name the cars).").format(name=driver.display_name)
-            seen.add(key)
-        return ""
+        """Why the drivers' names cannot stand, or "" (:meth:`name_clash`)."""
+        clash = self.name_clash()
+        return clash.why if clash is not None else ""
+
+    def name_clash(self) -> NameClash | None:
+        """Why the drivers' names cannot stand (None when they can). Every ruling names the
+        cars ("Ana to space 12"), a driver left unnamed by the colour's name, a Legend as
+        "Legend Black", in any of the app's languages (the table may switch on the way), so a
+        name is refused when it is, letter case and spaces aside (:func:`name_key`):
+
+        * another driver's name, or the colour's name an unnamed driver is called by;
+        * the colour's name of another car in the race (a driver's or a Legend's): the table
+          sees that car in that colour. A driver may be named after their own car's colour;
+        * how the app calls a Legend, "Legend Black", of any colour (it reads as a Legend).
+        """
+        legends = said_names(CAR_COLOURS, legends=True)
+        for index, driver in enumerate(self.drivers):
+            name = driver.stored_name
+            if name_key(name) in legends:
+                return NameClash(
+                    _("A driver is named {name}, as the app calls a Legend: give them a name "
+                      "of their own.").format(name=name),
+                    _("{name} is what the app calls a Legend: change the name.").format(
+                        name=name), (index,))
+        cars = [d.colour for d in self.drivers] + self.legend_colours()
+        for index, driver in enumerate(self.drivers):
+            name = driver.stored_name
+            if name and name_key(name) in said_names(c for c in cars if c != driver.colour):
+                return NameClash(
+                    _("A driver is named {name}, the colour of another car: give them a name "
+                      "of their own (a car without a name is called by its colour).").format(
+                          name=name),
+                    _("{name} is another car's colour: change the name.").format(name=name),
+                    (index,))
+        keys = [name_key(d.display_name) for d in self.drivers]
+        for index, key in enumerate(keys):
+            if key in keys[:index]:
+                name = self.drivers[index].display_name
+                return NameClash(
+                    _("Two drivers are named {name}: give each a name of their own (the "
+                      "rulings name the cars).").format(name=name),
+                    _("Two drivers are named {name}: change one name.").format(name=name),
+                    tuple(i for i, other in enumerate(keys) if other == key))
+        return None
 
     def why_no_more_cars(self) -> str:
         """Add driver (and Legends +) greyed: the cars are full."""

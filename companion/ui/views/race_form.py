@@ -60,13 +60,6 @@ class RaceForm(DriverList):
         driver = self.drivers[index]
         driver.handicap = (driver.handicap + 1) % 3
 
-    def legend_colours(self) -> list[str]:
-        """Legends take the colours no driver uses, in the Legends mat order."""
-        from companion.engine import LEGEND_COLOURS
-
-        used = {d.colour for d in self.drivers}
-        return [c for c in LEGEND_COLOURS if c not in used][: self.legends]
-
     def car_ids(self) -> list[str]:
         return [d.colour for d in self.drivers] + self.legend_colours()
 

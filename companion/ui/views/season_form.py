@@ -109,13 +109,11 @@ class SeasonForm(DriverList):
         return parse_season(self.doc())
 
     def cars(self) -> tuple[Any, ...]:
-        from companion.engine import LEGEND_COLOURS, CarEntry
+        from companion.engine import CarEntry
 
         humans = tuple(CarEntry(id=d.colour, name=d.stored_name, handicap=d.handicap)
                        for d in self.drivers)
-        used = {d.colour for d in self.drivers}
-        legends = tuple(CarEntry(id=c, legend=True)
-                        for c in [c for c in LEGEND_COLOURS if c not in used][: self.legends])
+        legends = tuple(CarEntry(id=c, legend=True) for c in self.legend_colours())
         return humans + legends
 
     def problem(self) -> str:

@@ -3,7 +3,7 @@ that only the screens with a text field load Kivy's ``TextInput`` (not the first
 
 from __future__ import annotations
 
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.textinput import TextInput
 
 
@@ -11,3 +11,6 @@ class NameInput(TextInput):  # type: ignore[misc]
     """A driver's or a season's name, or a folder."""
 
     test_name = StringProperty("")
+    clash = BooleanProperty(False)
+    """The name cannot stand (another driver's, another car's colour): its text and a frame
+    in the warning colour, the reason said beside the names."""
