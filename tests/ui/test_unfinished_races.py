@@ -169,3 +169,61 @@ def test_no_unfinished_race_becomes_unreachable(ui) -> None:
     assert app.continue_target() == season_race
     ui.player.press("continue")
     assert app.session.race_id == season_race and app.season_id is not None
+
+
+def _area(widget: Any) -> float:
+    return float(widget.width * widget.height)
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_with_nothing_to_continue_new_race_and_new_season_lead(ui, language: str) -> None:
+    """A new table (no race ever played) first saw a large greyed Continue in the accent
+    colour: with nothing to continue, New race (in the accent colour) and New season lead, and
+    Continue is a small greyed tile after Settings that says why when tapped. Once a race
+    is unfinished the Start screen is as it was: Continue, the race it opens, New race; and
+    with every race over it leads with New race again."""
+    from test_disabled_why import _tap
+    from test_setup_screens import layout_problems
+
+    from companion.ui.widgets.basic import current_hint
+
+    app = ui.app
+    app.set_language(language)
+    app.show("start")
+    ui.pump(2)
+    start = app.sm.current_screen
+    new_race, button = find(start, "new race"), find(start, "continue")
+    assert new_race.role == "accent" and button.role == "normal"
+    new_season = find(start, "new season")
+    assert button.disabled and button.opacity == 1
+    assert not new_season.disabled
+    assert _area(button) < _area(new_race) / 2 and _area(button) < _area(new_season) / 2
+    assert button.parent is find(start, "settings").parent  # among the smaller tiles, last
+    assert button.parent.children[0] is button
+    assert find_all(start, "continue info") == []
+    assert layout_problems(app, f"start, nothing to continue [{language}]") == []
+    _tap(button)
+    ui.pump(2)
+    hint = current_hint()
+    assert hint is not None and hint.text == button.why_disabled != ""
+    ui.player.press("new season")
+    assert app.sm.current == "newseason" and app.sm.current_screen.form.kind == "1961"
+    ui.player.press("back")
+    assert app.sm.current == "start"
+    app.set_language("en")
+    race = _race(ui, ("Maximilianus", "Bartholomäus"))
+    app.set_language(language)
+    ui.pump(2)
+    # A race unfinished: the Start screen as before.
+    button = find(start, "continue")
+    assert button.role == "accent" and not button.disabled and new_race.role == "normal"
+    assert find_all(start, "new season") == []
+    assert "Maximilianus" in find(start, "continue info").text
+    assert _area(button) > 2 * _area(find(start, "championship"))
+    ui.player.press("continue")
+    assert app.session.race_id == race
+    ui.player.play_to_end()
+    app.show("start")
+    ui.pump(2)
+    assert find(start, "new race").role == "accent" and find(start, "continue").disabled
+    assert not find(start, "new season").disabled

@@ -32,6 +32,9 @@ PAGES = ("setup", "races")
 
 class NewSeasonScreen(PagedScreen):
     page = StringProperty("setup")
+    back_to = "seasons"
+    """The screen Back returns to: Championship, or Start when its New season tile opened
+    this one (set after ``new_form``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -43,6 +46,7 @@ class NewSeasonScreen(PagedScreen):
 
     def new_form(self, kind: str = "1961") -> None:
         self.form = SeasonForm(kind=kind)
+        self.back_to = "seasons"
         self.page = "setup"
         self._place_page()
 
@@ -62,7 +66,7 @@ class NewSeasonScreen(PagedScreen):
         if self.page != "setup":
             self.show_page("setup")
         else:
-            App.get_running_app().show("seasons")
+            App.get_running_app().show(self.back_to)
 
     # --- actions -------------------------------------------------------------------------------
 

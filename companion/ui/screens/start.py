@@ -3,7 +3,9 @@ Races (history), Settings, and what table hardware was found.
 
 No unfinished race is ever out of reach: Continue opens the one the table played last, "Other
 unfinished races" lists every other one, and New race asks first while one is unfinished
-(``tests/ui/test_unfinished_races.py``).
+(``tests/ui/test_unfinished_races.py``). With nothing to continue (a new table's first look),
+New race and New season lead and Continue is a greyed tile among the smaller ones, saying why
+when tapped.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _, listed
@@ -41,10 +43,18 @@ def race_line(summary: Any, season: tuple[str, int, int] | None = None) -> str:
 
 class StartScreen(PagedScreen):
     page = StringProperty("home")
+    resumable = BooleanProperty(True)
+    """A race is unfinished (or the log is not read yet): Continue leads, in the accent
+    colour, beside New race. False: New race (accent) and New season lead, Continue is a small
+    greyed tile (``_lead``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.pages = {name: self.ids[f"{name}_page"].__self__ for name in PAGES}
+        self.lead = {name: self.ids[name].__self__ for name in (
+            "continue_column", "continue_button", "new_race_button", "new_season_button")}
+        """The tiles ``_lead`` moves (held here: one of them is out of the tree at a time)."""
+        self._lead(True)
         self._place_page()
 
     def on_pre_enter(self, *_args: Any) -> None:
@@ -69,7 +79,35 @@ class StartScreen(PagedScreen):
         app.screen("newrace").open_setup()
         app.show("newrace")
 
+    def new_season(self) -> None:
+        """New season (the 1961 season first; the table steps to another there); its Back
+        returns here."""
+        app = App.get_running_app()
+        screen = app.screen("newseason")
+        screen.new_form()
+        screen.back_to = "start"
+        app.show("newseason")
+
     # --- drawing -------------------------------------------------------------------------------
+
+    def _lead(self, resumable: bool) -> None:
+        """The tiles a table sees first. With a race to continue: Continue (and the race it
+        opens) beside New race. With none: New race and New season, and Continue greyed and
+        small, last in the row below (a new table's first look was a large greyed Continue;
+        Championship stays where Back's quick second touch lands, bottom left)."""
+        self.resumable = resumable
+        ids, tiles = self.ids, self.lead
+        column, button = tiles["continue_column"], tiles["continue_button"]
+        season = tiles["new_season_button"]
+        for widget in (column, button, season):
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+        if resumable:
+            column.add_widget(button, index=len(column.children))
+            ids.lead_row.add_widget(column, index=len(ids.lead_row.children))
+        else:
+            ids.lead_row.add_widget(season)
+            ids.more_row.add_widget(button)
 
     def refresh(self) -> None:
         app = App.get_running_app()
@@ -82,11 +120,14 @@ class StartScreen(PagedScreen):
         new = self.ids.new_race_button
         new.disabled = app.storage_read_only  # said here, before a race is set up for nothing
         new.why_disabled = f"{_(TITLES[READ_ONLY])}. {_(READ_ONLY_FIX)}"
+        season = self.lead["new_season_button"]
+        season.disabled, season.why_disabled = new.disabled, new.why_disabled
         unfinished = app.unfinished_races()
         target = unfinished[0] if unfinished else None
-        button.disabled = target is None
+        if self.resumable != (target is not None):
+            self._lead(target is not None)
+        button.disabled, button.opacity = target is None, 1
         button.why_disabled = _("No race is unfinished: New race starts one.")
-        button.opacity = 1 if target is not None else 0.35
         season = app.season_of_race(target.id) if target is not None else None
         info.text = race_line(target, season) if target is not None else _("No unfinished race.")
         others.text = (_("Other unfinished races: {n}").format(n=len(unfinished) - 1)
