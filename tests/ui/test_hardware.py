@@ -56,6 +56,7 @@ def test_touch_only_is_said_in_words_and_the_reason_kept_for_the_check(ui) -> No
         "no wiring file at /nonexistent/wiring.toml: running touch-only")
     assert find(screen, "hw no seats").text
     assert find(screen, "hw hub").text == "No serial hub."
+    assert find(screen, "hw buttons").text == "No shared buttons."  # not "none pressed yet"
     # Back goes where the check was opened from: Start's notice, else Settings.
     ui.player.press("back")
     assert app.sm.current == "start"

@@ -60,8 +60,12 @@ class HardwareCheckScreen(BaseScreen):
             "No technical details: nothing went wrong looking for the table hardware.")
         self.ids.technical_text.text = technical if self.technical else ""
         self._hub(bridge, hardware)
-        self.ids.buttons.text = bridge.buttons() if bridge is not None and bridge.buttons \
-            else _("Shared buttons: none pressed yet.")
+        if bridge is not None and bridge.buttons:
+            self.ids.buttons.text = bridge.buttons()
+        elif hardware is None or not getattr(hardware, "available", True):  # touch only
+            self.ids.buttons.text = _("No shared buttons.")
+        else:
+            self.ids.buttons.text = _("Shared buttons: none pressed yet.")
         self._seats(app, bridge)
 
     def toggle_technical(self) -> None:
