@@ -149,6 +149,12 @@ def test_the_sponsors_column_leaves_the_names_room(ui, language: str) -> None:
                 "zh_TW": "贊助：車手贏得的贊助卡。",
                 "ko": "스폰서: 드라이버가 얻은 스폰서 카드."}
         assert current_hint().text.endswith(said[language])
+        first = {"en": "The cars in this round's race order, the order they play in",
+                 "zh_TW": "賽車依本回合的比賽順序排列", "ko": "차들은 이번 라운드의 레이스 순서"}
+        assert current_hint().text.startswith(first[language])  # not standings (§1.12)
+        ui.pump(2)
+        hint = current_hint()
+        assert hint.y >= 0 and hint.top <= app.root_window.height  # whole on the screen
     finally:
         app.set_language("en")
 
