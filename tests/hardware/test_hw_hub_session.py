@@ -187,8 +187,10 @@ def test_rejections_are_counted_and_reported_at_most_every_5_s() -> None:
     assert s.stats.reasons["no-checksum"] == 100
     assert s.tick(3.0).events == []
     [summary] = s.tick(6.1).events
-    assert summary == InputRejected("hub", Reason.of(
-        "Bad lines from the hub: {count} (last: {problem}).", count=99, problem="no-checksum"))
+    assert summary == InputRejected("hub", Reason.of(  # all so far, the first one's included
+        "Bad lines from the hub so far: {count} (last: {problem}).", count=100,
+        problem="no-checksum"))
+    assert str(reports[0].reason).startswith("Bad lines from the hub so far: 1 ")
 
 
 @pytest.mark.parametrize("count, on, off", [

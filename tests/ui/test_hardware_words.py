@@ -68,7 +68,7 @@ def test_an_unknown_reason_is_said_in_general_words() -> None:
 
 def test_every_hub_line_problem_is_said_in_words() -> None:
     """Every problem code ``hardware.protocol`` gives a bad hub line ("no-checksum") has its
-    words in each language ("Bad lines from the hub: 1 (last: no checksum)."): a table test
+    words in each language ("Bad lines from the hub so far: 1 (last: no checksum)."): a table test
     saw the code itself inside zh_TW and ko sentences."""
     from companion.ui.views.hardware_words import PROTOCOL_PROBLEMS, reason_text
     from hardware.events import Reason
@@ -77,7 +77,7 @@ def test_every_hub_line_problem_is_said_in_words() -> None:
         encoding="utf-8")
     codes = set(re.findall(r'ProtocolError\("([a-z-]+)"', source))
     assert codes and codes <= set(PROTOCOL_PROBLEMS)
-    reason = Reason.of("Bad lines from the hub: {count} (last: {problem}).", count=3,
+    reason = Reason.of("Bad lines from the hub so far: {count} (last: {problem}).", count=3,
                        problem="no-checksum")
     try:
         for language in ("zh_TW", "ko"):
@@ -87,4 +87,4 @@ def test_every_hub_line_problem_is_said_in_words() -> None:
             assert not re.search(r"[A-Za-z]", text), text
     finally:
         i18n.set_language("en")
-    assert reason_text(reason) == "Bad lines from the hub: 3 (last: no checksum)."
+    assert reason_text(reason) == "Bad lines from the hub so far: 3 (last: no checksum)."
