@@ -213,6 +213,75 @@ def test_standings_cells_are_never_cut(ui, language: str, names: tuple[str, ...]
         assert not cell.is_shortened, (cell.text, cell.width)
 
 
+def _fake_season(names: tuple[str, ...], races: int, played: int):
+    """A season's standings as the Standings table reads them: ``played`` races of
+    ``races``, the car ranked n placed n in every race (10 - n points; 11 for the winner)."""
+    from types import SimpleNamespace
+
+    lines = [SimpleNamespace(
+        rank=rank, car=SimpleNamespace(legend=False, id=f"car{rank}", name=name),
+        races=[SimpleNamespace(total=11 if rank == 1 else 10 - rank, place=rank)] * played,
+        points=played * (11 if rank == 1 else 10 - rank))
+        for rank, name in enumerate(names, start=1)]
+    return SimpleNamespace(definition=SimpleNamespace(races=[None] * races),
+                           standings=lambda: lines)
+
+
+def test_race_columns_keep_the_latest_races_and_sum_the_first() -> None:
+    """Which races the standings table shows when not every race fits: races 1 to 4 while no
+    later race is played, then the latest three and one column for the races before them."""
+    from companion.ui.views.standings_columns import RaceColumns, race_columns
+
+    assert race_columns(4, 2, 6) == RaceColumns(0, range(1, 5))
+    assert race_columns(12, 3, 4) == RaceColumns(0, range(1, 5))
+    assert race_columns(12, 4, 4) == RaceColumns(0, range(1, 5))
+    assert race_columns(12, 5, 4) == RaceColumns(2, range(3, 6))
+    assert race_columns(12, 12, 4).header() == "1\u20139"
+    assert race_columns(12, 12, 0) == RaceColumns(11, range(12, 13))  # two at the least
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+@pytest.mark.parametrize("played", [3, 7, 12])
+def test_a_twelve_race_table_shows_every_car_and_total(ui, language: str,
+                                                       played: int) -> None:
+    """A twelve-race custom season at 800x480: the race columns took the whole table, the
+    Car and Total columns fell out of it (found by a table test). Each row now shows its
+    car's name whole and its total inside the table, the latest race played in a column of
+    its own; races before the columns that fit share one ("1–7"), so the row adds up."""
+    from companion.ui.widgets.basic import Cell
+
+    names = ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈공명", "Maximilianus",
+             "Bartholomews", "司馬長風上官婉兒歐陽娜娜", "Konstantinos")
+    app = ui.app
+    _new_1961_season(ui)
+    app.set_language(language)
+    screen = app.sm.current_screen
+    season = _fake_season(names, 12, played)
+    screen._table(season)
+    ui.pump(3)
+    table = screen.ids.table
+    left, _bottom = table.to_window(table.x, table.y)
+    right = left + table.width
+    header = find(screen, "standings header")
+    titles = [c.text for c in reversed(header.children)]
+    assert titles[-1] == ("Total" if language == "en" else titles[-1])
+    assert str(played) in titles  # the latest race played has its column
+    for line in season.standings():
+        row = find(screen, f"standing {line.car.id}")
+        cells = [c for c in reversed(row.children) if isinstance(c, Cell)]
+        assert len(cells) == len(titles)
+        for cell in cells:
+            cell.texture_update()
+            x0, _y = cell.to_window(cell.x, cell.y)
+            assert cell.width > 0 and left - 1 <= x0 and x0 + cell.width <= right + 1, (
+                cell.text, x0, cell.width, left, right)
+            assert not cell.is_shortened, (cell.text, cell.width)
+        assert cells[1].text == line.car.name and cells[-1].text == str(line.points)
+        figures = [int(c.text.split()[0]) for c in cells[2:-1] if c.text]
+        assert sum(figures) == line.points  # the races shown and the shared column add up
+
+
 def test_the_season_over_says_who_is_champion(ui) -> None:
     """The season-over screen said only "1962: 3 of 3 races played" and a greyed Next race
     (found by a table test): it now says who won, with the points; cars level on points and

@@ -15,9 +15,10 @@ from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from ..views.names import car_name
+from ..views.standings_columns import RaceColumns, race_columns
 from ..widgets.basic import Cell, Row, ToneLabel  # noqa: F401 - ToneLabel: standings.kv
 from ..widgets.points_chart import PointsChartView  # noqa: F401 - used by standings.kv
-from ..widgets.race_panel import fit_font
+from ..widgets.race_panel import MIN_NAME_FONT, fit_font
 from ..widgets.saved_line import SavedLine  # noqa: F401 - used by standings.kv
 from ..widgets.text_fit import FIT
 from .base import BaseScreen
@@ -27,6 +28,12 @@ def standings_paths(data: Path, season_id: str) -> dict[str, Path]:
     folder = data / "seasons"
     return {kind: folder / f"season-{season_id}-standings.{kind}" for kind in ("csv", "json")} \
         | {"png": folder / f"season-{season_id}-points.png"}
+
+
+def race_cell(points: Any) -> str:
+    """A race's cell: its points, then the place in brackets ("9 (1)"; "0 (-)": out of the
+    race, no place)."""
+    return f"{points.total}" + (f" ({points.place})" if points.place else " (-)")
 
 
 def points_series(season: Any) -> dict[str, list[int]]:
@@ -40,8 +47,18 @@ def points_series(season: Any) -> dict[str, list[int]]:
     return out
 
 
+TABLE_SHARE = (0.45, 0.6)
+"""The least and the most of the row (beside the points chart) the table takes."""
+RACES_BESIDE_NAMES = 4
+"""The race columns the table keeps beside names written at its size (a season's first races
+sharing one of them); with fewer, the names are written smaller (to the readable floor)."""
+
+
 class StandingsScreen(BaseScreen):
     stored: Any = None
+    columns = RaceColumns(0, range(0))
+    """The table's race columns (:mod:`..views.standings_columns`: a twelve-race season's
+    first races share one)."""
     saved_png: Path | None = None
     saved_for: str | None = None
     """The season whose standings the saved line speaks of (another season's shows none)."""
@@ -76,6 +93,10 @@ class StandingsScreen(BaseScreen):
         unplaced = any(not points.place for line in season.standings() for points in line.races)
         self.ids.note.text = "\n".join(
             [_("Each race: points, then the place in brackets.")]
+            # a twelve-race season at 800x480: the first races share a column ("1–7")
+            + ([_("{columns}: the points of races 1 to {last} added up.").format(
+                columns=self.columns.header(), last=self.columns.summed)]
+               if self.columns.summed else [])
             # "(-)": eliminated, no place (Title sponsor withdraws, docs/rules.md §3.3)
             + ([_("(-): out of the race, no place.")] if unplaced else [])
             + [_("Ties: the better place in the last race ranks first (BGA rule; the printed "
@@ -112,37 +133,54 @@ class StandingsScreen(BaseScreen):
         box = self.ids.table
         box.clear_widgets()
         races = len(season.definition.races)
+        lines = season.standings()
+        played = max((len(line.races) for line in lines), default=0)
         size = app.fs_small
-        header = [_("Rank"), _("Car")] + [str(n) for n in range(1, races + 1)] + [_("Total")]
-        rows = [(header, "standings header", "muted")]
-        for line in season.standings():
-            cells = [str(line.rank), car_name(line.car)]
-            for number in range(races):
-                if number < len(line.races):
-                    points = line.races[number]
-                    cells.append(f"{points.total}" + (f" ({points.place})" if points.place
-                                                     else " (-)"))
-                else:
-                    cells.append("")
-            cells.append(str(line.points))
-            rows.append((cells, f"standing {line.car.id}", "fg"))
-        # Every column but the car's as wide as its widest text ("11 (1)": a race's points
-        # with a bonus, two digits, is never cut); the car's name takes the rest.
         pad = size * 0.6
-        widths = [max(FIT.width(cells[column], size) for cells, _n, _t in rows) + pad
-                  for column in range(len(header))]
-        # the races' columns alike, as wide as two-digit points need from the first race on
-        # (a column does not widen as the season goes)
-        race_width = max([FIT.width("00 (0)", size) + pad, *widths[2:2 + races]])
-        widths[2:2 + races] = [race_width] * races
-        # The table takes from the chart what its figures and names need (four races and
-        # twelve-letter names: 0.55 of the row at 800x480), from 0.45 to 0.6 of the row.
         from kivy.core.window import Window
 
         room = Window.width - app.fs * (0.8 + 0.4)  # the screen's padding, the gap
-        share = min(0.6, max(0.45, sum(widths) / room)) if room > 0 else 0.45
+
+        def widest(texts: list[str], font: float = size) -> float:
+            return max(FIT.width(text, font) for text in texts) + pad
+
+        # A race's column as wide as two-digit points need from the first race on (a column
+        # does not widen as the season goes; "11 (1)": a race's points with a bonus, is never
+        # cut).
+        race_width = widest(["00 (0)", *(race_cell(points) for line in lines
+                                         for points in line.races)])
+        rank_width = widest([_("Rank"), *(str(line.rank) for line in lines)])
+        total_width = widest([_("Total"), *(str(line.points) for line in lines)])
+        # The races take what the rank, the total and the names leave of the most the table
+        # may take: each car and its total are always in sight. The names keep the table's
+        # size while that leaves RACES_BESIDE_NAMES race columns, else they are written
+        # smaller, down to the readable floor.
+        names = [car_name(line.car) for line in lines] or [""]
+        spare = TABLE_SHARE[1] * room - rank_width - total_width
+        fits = int((spare - widest(names)) // race_width)
+        if fits < min(races, RACES_BESIDE_NAMES):
+            fits = int((spare - widest(names, MIN_NAME_FONT)) // race_width)
+        columns = race_columns(races, played, fits)
+        header = [_("Rank"), _("Car")] + ([columns.header()] if columns.summed else []) + [
+            str(n) for n in columns.shown] + [_("Total")]
+        rows = [(header, "standings header", "muted")]
+        for line in lines:
+            cells = [str(line.rank), car_name(line.car)]
+            if columns.summed:
+                cells.append(str(sum(points.total for points in line.races[:columns.summed])))
+            cells += [race_cell(line.races[n - 1]) if n <= len(line.races) else ""
+                      for n in columns.shown]
+            cells.append(str(line.points))
+            rows.append((cells, f"standing {line.car.id}", "fg"))
+        widths = [rank_width, widest([cells[1] for cells, _n, _t in rows]),
+                  *[race_width] * columns.count, total_width]
+        # The table takes from the chart what its figures and names need (four races and
+        # twelve-letter names: 0.55 of the row at 800x480), from 0.45 to 0.6 of the row.
+        low, high = TABLE_SHARE
+        share = min(high, max(low, sum(widths) / room)) if room > 0 else low
         self.ids.table.parent.size_hint_x = share
         self.ids.chart.size_hint_x = 1 - share
+        self.columns = columns
         # A name longer than its column is written smaller (to the readable floor) before
         # it is cut: twelve Chinese letters were cut in English, whose headers are wider.
         names_room = share * room - sum(widths) + widths[1] - pad
