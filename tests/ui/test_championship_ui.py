@@ -282,6 +282,46 @@ def test_a_twelve_race_table_shows_every_car_and_total(ui, language: str,
         assert sum(figures) == line.points  # the races shown and the shared column add up
 
 
+@pytest.mark.ui
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_twelve_race_points_chart_numbers_its_races_apart(ui, language: str) -> None:
+    """A twelve-race season's points chart at 800x480, beside its table, six 12-letter
+    names: its x axis read "0123456789101112", every race's number touching the next (found
+    by a table test). The numbers now stand apart (every n-th race), 0 and the last race
+    numbered."""
+    from kivy.graphics import Rectangle
+
+    from companion.ui.screens.standings import points_series
+
+    names = ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈공명", "Maximilianus",
+             "Bartholomews", "司馬長風上官婉兒歐陽娜娜", "Konstantinos")
+    app = ui.app
+    _new_1961_season(ui)
+    app.set_language(language)
+    screen = app.sm.current_screen
+    season = _fake_season(names, 12, 12)
+    screen._table(season)
+    chart = screen.ids.chart
+    chart.labels = {line.car.id: line.car.name for line in season.standings()}
+    chart.races = 12
+    chart.series = points_series(season)
+    ui.pump(3)
+    chart.redraw()
+    fs = app.fs_small
+    names_x = min(box[0] for box in chart.name_boxes.values())
+    # the texts drawn under the plot, left of the names: the x axis's numbers
+    boxes = sorted((r.pos[0], r.pos[1], r.size[0], r.size[1])
+                   for r in chart.canvas.children if isinstance(r, Rectangle)
+                   and r.texture is not None and r.pos[1] + r.size[1] / 2 < chart.y + fs * 1.8
+                   and r.pos[0] + r.size[0] < names_x)
+    assert len(boxes) >= 3, boxes
+    for (x0, _y0, w0, _h0), (x1, _y1, _w1, _h1) in zip(boxes, boxes[1:], strict=False):
+        assert x1 - (x0 + w0) >= fs * 0.5, boxes  # a gap between two numbers
+    numbers = [text for text, _box in chart.x_numbers]
+    assert numbers[0] == "0" and numbers[-1] == "12", numbers
+    assert len(numbers) == len(boxes)
+
+
 def test_the_season_over_says_who_is_champion(ui) -> None:
     """The season-over screen said only "1962: 3 of 3 races played" and a greyed Next race
     (found by a table test): it now says who won, with the points; cars level on points and

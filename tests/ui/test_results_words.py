@@ -359,7 +359,7 @@ def test_another_race_s_results_keep_their_folder_hidden(ui) -> None:
 def test_the_lap_chart_numbers_its_rounds_apart() -> None:
     """The lap chart's x axis: numbered every round while the numbers have room, else every
     2nd, 5th or 10th round (a table test found 15 rounds in 380 px as "1011121314")."""
-    from companion.ui.widgets.lap_chart import round_step
+    from companion.ui.widgets.line_chart import axis_step as round_step
 
     assert round_step(9, 380, 20) == 1  # 42 px a round
     assert round_step(15, 380, 25) == 1  # 25.3 px a round: room for 25

@@ -11,7 +11,6 @@ from companion.i18n import _
 
 from .chart_names import FittedName
 from .line_chart import NAMES_GAP, LineChart
-from .text_fit import FIT
 
 
 class LapChartView(LineChart):
@@ -53,10 +52,7 @@ class LapChartView(LineChart):
                 x1, _y = xy(rounds, position)
                 self._gridline(app, x0, x1, y)
                 self._text(str(position), fs, app.c_muted, left - fs * 1.1, y)
-            step = round_step(rounds, right - left, FIT.width(str(rounds), fs) + fs * 0.6)
-            for round_no in range(0, rounds + 1, step):
-                x, _y = xy(round_no, cars)
-                self._text(str(round_no), fs, app.c_muted, x, bottom - fs * 1.2)
+            self._x_numbers(app, rounds, left, right, bottom - fs * 1.2)
             lines: dict[str, tuple[list[float], FittedName]] = {}
             for car in chart.cars:
                 points: list[float] = []
@@ -64,13 +60,3 @@ class LapChartView(LineChart):
                     points += xy(round_no, position)
                 lines[car] = (points, names[car])
             self._car_lines(app, lines, right + fs * NAMES_GAP, bottom - fs * 0.5, top + fs * 0.5)
-
-
-def round_step(rounds: int, width: float, label: float) -> int:
-    """Every how many rounds the x axis is numbered: 1, 2, 5, 10, 20... whichever first
-    leaves each number ``label`` px (the widest, with a gap) ``width`` px holds ``rounds``
-    rounds (15 rounds in a chart 380 px wide at 800x480: "10111213" ran together)."""
-    for step in (1, 2, 5, 10, 20, 50, 100):
-        if step * width / max(1, rounds) >= label:
-            return step
-    return max(1, rounds)

@@ -26,6 +26,7 @@ from kivy.uix.widget import Widget
 
 from ..views.names import COLOUR_RGB
 from .chart_names import FittedName, fit_column, label_height, label_width
+from .text_fit import FIT
 
 GREY = (0.5, 0.5, 0.5)
 """The marker colour of a car id that is not one of the six colours."""
@@ -97,6 +98,33 @@ def spread(wanted: list[float], heights: list[float], low: float, high: float) -
     return [placed[i] for i in range(len(wanted))]
 
 
+def axis_step(count: int, width: float, label: float) -> int:
+    """Every how many rounds or races the x axis is numbered: 1, 2, 5, 10, 20... whichever
+    first leaves each number ``label`` px (the widest, with a gap) where ``width`` px hold
+    ``count`` of them (15 rounds in a chart 380 px wide at 800x480: "10111213" ran together;
+    a twelve-race season's points chart: "0123456789101112")."""
+    for step in (1, 2, 5, 10, 20, 50, 100):
+        if step * width / max(1, count) >= label:
+            return step
+    return max(1, count)
+
+
+def axis_numbers(count: int, width: float, label: float) -> list[int]:
+    """The numbers of an x axis of ``count`` steps (0 to ``count``) in ``width`` px, each
+    number ``label`` px wide with its gap: every :func:`axis_step` th, or every n-th for an n
+    between the least that fits and that step that divides ``count`` (a twelve-race season
+    numbered 0, 3, … 12 rather than 0, 5, 10: the axis ends on its number); the last too when
+    it has the room."""
+    step = axis_step(count, width, label)
+    per = width / max(1, count)
+    least = next((n for n in range(1, step + 1) if n * per >= label), step)
+    step = next((n for n in range(least, step) if count % n == 0), step)
+    numbers = list(range(0, count + 1, step))
+    if numbers[-1] != count and (count - numbers[-1]) * per >= label:
+        numbers.append(count)
+    return numbers
+
+
 def overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
@@ -109,6 +137,8 @@ NAMES_GAP = 1.0
 """From the plot's edge to the names, in the chart's text sizes (the leaders)."""
 NAMES_MARGIN = 0.5
 """Right of the names, to the chart's edge, in the chart's text sizes."""
+AXIS_GAP = 0.6
+"""The least room between two numbers of the x axis, in the chart's text sizes."""
 NAME_PITCH = 1.3
 """How far apart names of one line are centred, at the least, in the chart's text sizes (the
 column's height is counted from it)."""
@@ -128,6 +158,8 @@ class LineChart(Widget):  # type: ignore[misc]
         """What the last drawing wrote at the end of each car's line ("\\n" where two lines)."""
         self.name_sizes: dict[str, float] = {}
         """The font size of each car's name in the last drawing."""
+        self.x_numbers: list[tuple[str, Box]] = []
+        """The numbers of the x axis the last drawing wrote, and where."""
         self.inks: dict[str, CarInk] = {}
         app = App.get_running_app()
         if app is not None and hasattr(app, "theme_name"):
@@ -161,12 +193,23 @@ class LineChart(Widget):  # type: ignore[misc]
         self.name_boxes = {}
         self.name_texts = {}
         self.name_sizes = {}
+        self.x_numbers = []
         self.inks = {}
 
     def _gridline(self, app: Any, x0: float, x1: float, y: float) -> None:
         Color(*app.c_muted)
         Line(points=[x0, y, x1, y], width=1, dash_length=4, dash_offset=4)
         self.gridlines.append((x0, y - 1, x1 - x0, 2))
+
+    def _x_numbers(self, app: Any, count: int, left: float, right: float, y: float) -> None:
+        """The x axis's numbers (:func:`axis_numbers`) from 0 at ``left`` to ``count`` at
+        ``right``, centred on ``y``, none touching the next."""
+        fs = app.fs_small
+        label = FIT.width(str(count), fs) + fs * AXIS_GAP
+        for number in axis_numbers(count, right - left, label):
+            x = left + (right - left) * number / max(1, count)
+            self.x_numbers.append((str(number),
+                                   self._text(str(number), fs, app.c_muted, x, y)))
 
     def fitted_names(self, app: Any, labels: dict[str, Callable[[str], str]], low: float,
                      high: float) -> dict[str, FittedName]:

@@ -54,9 +54,7 @@ class PointsChartView(LineChart):
                 x1, _y = xy(races, points)
                 self._gridline(app, x0, x1, y)
                 self._text(str(points), fs, app.c_muted, left - fs * 1.2, y)
-            for race in range(0, races + 1):
-                x, _y = xy(race, 0)
-                self._text(str(race), fs, app.c_muted, x, bottom - fs * 1.2)
+            self._x_numbers(app, races, left, right, bottom - fs * 1.2)
             lines = {car: ([c for race, points in enumerate(totals)
                             for c in xy(race, points)], names[car])
                      for car, totals in series.items()}
