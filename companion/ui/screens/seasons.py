@@ -48,8 +48,11 @@ class SeasonsScreen(BaseScreen):
             season = app.season_store().season(summary.id)
             over = season.season.over
             status = _("over") if over else season_status(summary, season.running is not None)
+            # a place, its driver and the points on one line: no-break spaces between them
+            # (Kivy breaks a line only at a space; "…제갈공명" / "4" was read as two entries);
+            # listed() breaks between the drivers
             text = f"{summary.name}  ({status})\n" + listed(
-                f"{line.rank}.\u00a0{car_name(line.car)} {line.points}"
+                f"{line.rank}.\u00a0{car_name(line.car)}\u00a0{line.points}"
                 for line in season.season.standings()[:3])
             self._row(box, text, _("Open"), f"open season {summary.id}",
                       lambda s=summary.id: self.open(s))

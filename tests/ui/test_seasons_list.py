@@ -1,0 +1,81 @@
+"""The Championship screen's list of stored seasons: each season's line (its name, where it is,
+its top three) as the table reads it at 800x480, in every language."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from companion.ui.widgets.lookup import find_all
+
+pytestmark = pytest.mark.ui
+
+CJK = ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈공명", "司馬長風上官婉兒歐陽娜娜",
+       "황보영희제갈공명남궁민수", "上官婉兒歐陽娜娜司馬長風", "제갈공명남궁민수황보영희")
+"""Six drivers' names of twelve Chinese or Korean letters."""
+COLOURS = ("red", "blue", "green", "yellow", "white", "grey")
+
+
+def stored_seasons(ui: Any, monkeypatch: pytest.MonkeyPatch,
+                   seasons: list[tuple[int, list[tuple[str, ...]], bool]]) -> list[str]:
+    """Seasons of six drivers named :data:`CJK` in the app's store: ``(races, orders,
+    running)`` each, a race over for each order (winner first), ``running``: the next race
+    under way. The store gives them as if each race's log were stored (none is played)."""
+    from companion.championship import RaceResult, Season, SeasonDef, SeasonRace
+    from companion.engine import CarEntry
+    from companion.storage.seasons import StoredSeason
+
+    store = ui.app.season_store()
+    cars = tuple(CarEntry(colour, name=name) for colour, name in zip(COLOURS, CJK, strict=True))
+    made: dict[str, tuple[StoredSeason, int]] = {}
+    for races, orders, running in seasons:
+        definition = SeasonDef("custom", "Cup", tuple(SeasonRace("usa") for _ in range(races)))
+        season_id = store.create_season(definition, cars)
+        season = Season(definition, cars, tuple(RaceResult(order) for order in orders))
+        started = len(orders) + (1 if running else 0)
+        made[season_id] = (StoredSeason(
+            season_id, "2024-06-01", season, tuple(f"race{n}" for n in range(started)),
+            "race-running" if running else None), started)
+    real_season, real_seasons = store.season, store.seasons
+    monkeypatch.setattr(store, "season", lambda season_id: made[season_id][0]
+                        if season_id in made else real_season(season_id))
+    monkeypatch.setattr(store, "seasons", lambda limit=None: [
+        replace(s, started=made[s.id][1]) if s.id in made else s for s in real_seasons(limit)])
+    return list(made)
+
+
+def season_lines(ui: Any) -> dict[str, list[str]]:
+    """Each stored season's line on the Championship screen, as drawn: its lines of text."""
+    from companion.ui.widgets import text_cache
+
+    ui.app.show("seasons")
+    ui.pump(3)
+    out = {}
+    for button in find_all(ui.app.sm.current_screen, "open season "):
+        label = button.parent.children[-1]
+        label.texture_update()
+        out[button.test_name.split()[-1]] = [
+            "".join(word.text for word in line.words)
+            for line in text_cache.renderer(label)._cached_lines]
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_driver_s_points_stay_beside_the_name(ui, monkeypatch: pytest.MonkeyPatch,
+                                               language: str) -> None:
+    """A season's top three, twelve-letter Chinese and Korean names: a driver's points wrapped
+    onto a line of their own ("3. 황보영희제갈공명남궁민수" / "4"; found by a table test). A
+    place, its driver and the points are now on one line."""
+    order = ("blue", "white", "yellow", "red", "green", "grey")
+    ids = stored_seasons(ui, monkeypatch, [(3, [order], True), (12, [order] * 7, False),
+                                           (4, [order[::-1]] * 4, False)])
+    ui.app.set_language(language)
+    shown = season_lines(ui)
+    for season_id in ids:
+        lines = [line.replace("\u00a0", " ") for line in shown[season_id]]
+        season = ui.app.season_store().season(season_id).season
+        for standing in season.standings()[:3]:
+            entry = f"{standing.rank}. {standing.car.name} {standing.points}"
+            assert any(entry in line for line in lines), (entry, lines)
