@@ -79,3 +79,24 @@ def test_a_driver_s_points_stay_beside_the_name(ui, monkeypatch: pytest.MonkeyPa
         for standing in season.standings()[:3]:
             entry = f"{standing.rank}. {standing.car.name} {standing.points}"
             assert any(entry in line for line in lines), (entry, lines)
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_season_s_status_takes_one_bracket_style(ui, monkeypatch: pytest.MonkeyPatch,
+                                                  language: str) -> None:
+    """Where a season is, after its name: in Traditional Chinese it read "1962 (第 2 場（共
+    3 場）進行中)", ASCII brackets around full-width ones (found by a table test). Each
+    language now writes one pair of brackets of its own style: full-width in zh_TW, ASCII in
+    English and Korean; none inside another."""
+    order = ("blue", "white", "yellow", "red", "green", "grey")
+    ids = stored_seasons(ui, monkeypatch, [(3, [order], True), (3, [order], False),
+                                           (3, [order] * 3, False), (3, [], False)])
+    ui.app.set_language(language)
+    shown = season_lines(ui)
+    opening, closing = ("（", "）") if language == "zh_TW" else ("(", ")")
+    others = "()" if language == "zh_TW" else "（）"
+    for season_id in ids:
+        status = shown[season_id][0]
+        assert status.count(opening) == 1 and status.count(closing) == 1, status
+        assert status.index(opening) < status.index(closing), status
+        assert not set(others) & set(status), status

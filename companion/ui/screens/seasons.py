@@ -48,12 +48,15 @@ class SeasonsScreen(BaseScreen):
             season = app.season_store().season(summary.id)
             over = season.season.over
             status = _("over") if over else season_status(summary, season.running is not None)
+            # the status in the language's brackets: full-width in zh_TW (it read "1962 (第 2
+            # 場（共 3 場）進行中)": ASCII brackets around full-width ones)
+            where = _("{season}  ({status})").format(season=summary.name, status=status)
             # a place, its driver and the points on one line: no-break spaces between them
             # (Kivy breaks a line only at a space; "…제갈공명" / "4" was read as two entries);
             # listed() breaks between the drivers
-            text = f"{summary.name}  ({status})\n" + listed(
-                f"{line.rank}.\u00a0{car_name(line.car)}\u00a0{line.points}"
-                for line in season.season.standings()[:3])
+            top = listed(f"{line.rank}.\u00a0{car_name(line.car)}\u00a0{line.points}"
+                         for line in season.season.standings()[:3])
+            text = f"{where}\n{top}"
             self._row(box, text, _("Open"), f"open season {summary.id}",
                       lambda s=summary.id: self.open(s))
         if len(stored) > self.shown:
