@@ -5,6 +5,7 @@ every car's line (Legend Black's too) readable on both themes."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -242,7 +243,9 @@ def test_charts_write_six_long_names_whole(ui, language: str, names: str) -> Non
             if screen_name == "standings":
                 season = app.season_store().season(season_id).season
                 totals = {line.car.id: line.points for line in season.standings()}
-            written = {car: text.replace("\n", "") for car, text in texts.items()}
+            # the two lines read as one (a Latin word broken with a hyphen: "Bartholom-/ews")
+            written = {car: re.sub(r"(?<=[A-Za-z])-\n(?=[A-Za-z])", "", text).replace("\n", "")
+                       for car, text in texts.items()}
             assert [text for text in texts.values() if "…" in text] == [], screen_name
             for car, text in written.items():  # a second line starts at a letter
                 assert text.startswith(labels[car]), (screen_name, text)
@@ -276,11 +279,13 @@ def test_a_chart_name_shrinks_then_takes_two_lines_before_it_is_cut() -> None:
     smaller = fit_name(latin, points(15), 15, whole - 2)  # a little too long: smaller
     assert (smaller.text, smaller.lines) == ("Bartholomews: 15", 1)
     assert READABLE_PX <= smaller.size < 15
-    # too long at the floor: two lines, at the space (not "Bartholo" / "mews: 15")
+    # too long at the floor: two lines, the end of the name with the points (a Latin word
+    # broken with a hyphen: not "Bartholomews:" / "15")
     two = fit_name(latin, points(15), 15, FIT.width("Bartholomews:", 15))
-    assert (two.text, two.lines, two.size) == ("Bartholomews:\n15", 2, 15)
-    # no room for "Bartholomews:" on a line even at the floor: shortened, the points kept
-    cut = fit_name(latin, points(15), 15, FIT.width("Bartholomews:", READABLE_PX) - 1)
+    assert (two.text, two.lines, two.size) == ("Bartholom-\news: 15", 2, 15)
+    # not on two lines (the column's height): shortened at the floor, the points kept
+    cut = fit_name(latin, points(15), 15, FIT.width("Bartholomews:", READABLE_PX) - 1,
+                   two=False)
     assert cut.lines == 1 and cut.size == READABLE_PX and cut.cut
     assert cut.text.endswith("…: 15") and cut.text.startswith("Bartho")
     # a Chinese name breaks between its letters, never before the full-width colon
@@ -304,6 +309,39 @@ def test_a_chart_name_shrinks_then_takes_two_lines_before_it_is_cut() -> None:
     column = fit_column(labels, 15, room, 3 * label_height(low) - 1)
     assert [name.lines for name in column] == [2, 2, 1] and column[2].cut
     assert not column[0].cut and not column[1].cut
+
+
+@pytest.mark.parametrize("colon", [": ", "："])
+def test_a_chart_name_on_two_lines_keeps_its_points_with_its_end(colon: str) -> None:
+    """A chart's label on two lines broke after the colon and left the points alone on the
+    second line ("Bartholomews：" / "7"; found by a table test). In any room that takes two
+    lines, the second starts inside the name: its end stays with the points; the two lines
+    read as the whole label (a Latin word broken with a hyphen)."""
+    from companion.ui.app.settings import register_font
+    from companion.ui.widgets.chart_names import fit_name
+    from companion.ui.widgets.measure import READABLE_PX
+    from companion.ui.widgets.text_fit import FIT
+
+    register_font()
+    names = ("Bartholomews", "Maximilianus", "Legend Green", "歐陽娜娜司馬長風上官婉兒",
+             "남궁민수황보영희제갈공명", "Jean Bartholomews")
+    seen = 0
+    for name in names:
+        for points in (7, 38, 125):
+            label = f"{name}{colon}{points}"
+            widest = int(FIT.width(label, 15)) + 1
+            for room in range(widest, int(FIT.width(f"ews{colon}{points}", READABLE_PX)), -3):
+                fitted = fit_name(name, lambda n, p=points: f"{n}{colon}{p}", 15, room)
+                if fitted.lines != 2:
+                    continue
+                seen += 1
+                first, second = fitted.text.split("\n")
+                assert not second.startswith(str(points)), (fitted.text, room)
+                assert second.split(colon.strip())[0].strip(), (fitted.text, room)
+                rejoined = (first[:-1] if first.endswith("-") and name[0].isascii()
+                            else first + (" " if first + " " + second == label else ""))
+                assert rejoined + second == label, (fitted.text, label)
+    assert seen > 20  # two-line labels were tried
 
 
 def test_the_saved_line_speaks_only_of_its_own_season(ui) -> None:

@@ -4,15 +4,17 @@ whole at the chart's text size; else whole and smaller, down to the readable flo
 floor, the points after it ("Ana: 19") never cut. A table test saw "Bartholom…: 15" where the
 whole name would have read at a somewhat smaller size, or on two lines.
 
-A label breaks onto a second line at a space, or between two letters of which one is not Latin
-(inside a Chinese or Korean name, or between "婉兒：" and "19"): a Latin word is never split
-("Bartholo/mews")."""
+A label breaks onto a second line inside the name, so that its end stays with the points
+("Bartholomews:" / "7" left the points alone, found by a table test): at a space, or between two
+letters of which one is not Latin (inside a Chinese or Korean name); only else inside a Latin
+word, with a hyphen ("Bartholo-" / "mews: 7")."""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from string import ascii_letters
 
 from .measure import READABLE_PX
 from .text_fit import FIT
@@ -59,20 +61,40 @@ def _may_break(before: str, after: str) -> bool:
         unicodedata.category(before) not in ("Ps", "Pi"))
 
 
-def two_lines(text: str, size: float, room: float) -> str | None:
+HYPHEN_LETTERS = 3
+"""The fewest letters of a Latin word on either side of a hyphen a name is broken at."""
+
+
+def two_lines(text: str, size: float, room: float, name: str | None = None) -> str | None:
     """``text`` on two lines of at most ``room`` pixels at ``size`` (as much as fits on the
-    first), broken at a space if one serves, else between letters where :func:`_may_break`;
-    None when it cannot be."""
-    spaces = [i for i, char in enumerate(text) if char == " "]
-    for i in reversed(spaces):
-        first, second = text[:i].rstrip(), text[i + 1:].lstrip()
-        if first and second and FIT.width(first, size) <= room and (
-                FIT.width(second, size) <= room):
-            return f"{first}\n{second}"
-    for i in range(len(text) - 1, 0, -1):
+    first), the second line starting inside ``name`` (by default the whole text): the points
+    after a name stay with its end ("Bartholo-" / "mews: 7", never "Bartholomews:" / "7").
+    Broken at a space if one serves; else between letters where :func:`_may_break` (inside a
+    Chinese or Korean name); else inside a Latin word, with a hyphen (at least
+    :data:`HYPHEN_LETTERS` letters on each side); None when it cannot be."""
+    start = text.find(name) if name else -1
+    start, end = (start, start + len(name or "")) if start >= 0 else (0, len(text))
+
+    def fits(first: str, second: str) -> bool:
+        return bool(first and second) and FIT.width(first, size) <= room and (
+            FIT.width(second, size) <= room)
+
+    inside = range(end - 1, start, -1)  # the second line's first letter, last to first
+    for i in inside:
+        if text[i] == " " and fits(text[:i].rstrip(), text[i + 1:].lstrip()):
+            return f"{text[:i].rstrip()}\n{text[i + 1:].lstrip()}"
+    for i in inside:
         first, second = text[:i], text[i:]
         if " " in (first[-1], second[0]) or not _may_break(first[-1], second[0]):
             continue
+        if FIT.width(first, size) <= room:
+            return f"{first}\n{second}" if FIT.width(second, size) <= room else None
+    for i in inside:
+        before = len(text[:i]) - len(text[:i].rstrip(ascii_letters))
+        after = len(text[i:]) - len(text[i:].lstrip(ascii_letters))
+        if min(before, after) < HYPHEN_LETTERS:
+            continue
+        first, second = f"{text[:i]}-", text[i:]
         if FIT.width(first, size) <= room:
             return f"{first}\n{second}" if FIT.width(second, size) <= room else None
     return None
@@ -89,7 +111,7 @@ def fit_name(name: str, label: Callable[[str], str], size: float, room: float,
             return FittedName(whole, font, 1)
     if two:
         for font in sizes:
-            broken = two_lines(whole, font, room)
+            broken = two_lines(whole, font, room, name)
             if broken is not None:
                 return FittedName(broken, font, 2)
     floor = sizes[-1]
