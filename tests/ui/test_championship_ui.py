@@ -438,7 +438,7 @@ def test_a_draft_market_taller_than_the_screen_shows_its_bar(ui) -> None:
     """Four drivers draft from a market of seven: at 800x480 the seventh card lay under the
     others, its top edge only in sight, with a faint grey bar (found by a table test). The
     cards' scroll bar is drawn in the accent colour while there is more below."""
-    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+    from pixels import accent_bar_hits
 
     app = ui.app
     ui.player.press("championship")
@@ -456,11 +456,5 @@ def test_a_draft_market_taller_than_the_screen_shows_its_bar(ui) -> None:
     assert len(app.draft_flow.draft.market) == 7
     view = draft.ids.cards_view
     assert view.viewport_size[1] > view.height  # more cards than fit
-    right, bottom = view.to_window(view.right, view.y)
-    x = int(right - view.bar_width / 2 - view.bar_margin)
-    accent = [round(v * 255) for v in app.c_accent[:3]]
-    hits = 0
-    for y in range(int(bottom) + 4, int(bottom + view.height) - 4, 8):
-        data = glReadPixels(x, y, 1, 1, GL_RGB, GL_UNSIGNED_BYTE)
-        hits += all(abs(c - a) <= 40 for c, a in zip(data[:3], accent, strict=True))
+    hits = accent_bar_hits(view, app.c_accent)
     assert hits >= 5, hits  # the bar, in the accent colour, along the view's side

@@ -407,6 +407,43 @@ def test_the_lap_chart_numbers_its_rounds_apart() -> None:
     assert round_step(200, 300, 26) == 20
 
 
+def test_a_finishing_list_taller_than_its_view_shows_its_bar(ui) -> None:
+    """Six drivers of twelve-letter names in Traditional Chinese at 800x480, the folder
+    shown under the results: the finishing order's last row was cut at the bottom edge, with
+    nothing but a faint grey bar to say the list scrolls (found by a table test). Its bar is
+    drawn in the accent colour while there is more than the view shows, as the draft's."""
+    from pixels import accent_bar_hits
+
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+
+    app = ui.app
+    names = ("Maximilianus", "Bartholomews", "歐陽娜娜司馬長風上官婉兒", "Konstantinos",
+             "남궁민수황보영희제갈공명", "Christophers")
+    form = RaceForm(seed=5)
+    form.first_race()
+    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                    enumerate(zip(CAR_COLOURS, names, strict=False), start=1)]
+    form.set_legends(0)
+    app.open_session(play_out(app.log().new_race(form.setup(tracks.load_track("usa")))))
+    screen = app.sm.current_screen
+    assert app.sm.current == "results"
+    app.set_language("zh_TW")
+    try:
+        screen.export_chart()
+        ui.pump(3)
+        ui.player.press("saved where")
+        ui.pump(3)
+        listing = screen.ids.standings
+        view = listing.parent
+        assert len(listing.children) == 6
+        assert listing.height > view.height  # more rows than the view shows
+        hits = accent_bar_hits(view, app.c_accent)
+        assert hits >= 5, hits  # the bar, in the accent colour, along the list's side
+    finally:
+        app.set_language("en")
+
+
 def test_a_standalone_race_s_results_have_no_gap_where_standings_would_be(ui) -> None:
     """Standings is for a season's race only: for a race of no season it is out of the button
     row, and the other buttons share the row (a table test saw a gap in its place); for a

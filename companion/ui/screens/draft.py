@@ -15,7 +15,7 @@ from kivy.uix.gridlayout import GridLayout
 
 from companion.i18n import _
 
-from ..widgets.basic import Btn, TLabel
+from ..widgets.basic import Btn, MoreBelow, TLabel  # noqa: F401 - MoreBelow: draft.kv
 from ..widgets.touch_gate import PromptGate
 from .base import BaseScreen
 

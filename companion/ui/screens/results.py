@@ -14,7 +14,7 @@ from companion.i18n.counts import fill
 from ..views.names import car_label, track_title
 from ..views.race_view import uses_sponsors
 from ..views.results import lap_chart, results_document, results_paths, save_results
-from ..widgets.basic import ToneLabel
+from ..widgets.basic import MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: results.kv
 from ..widgets.lap_chart import LapChartView  # noqa: F401 - used by results.kv
 from ..widgets.saved_line import SavedLine  # noqa: F401 - used by results.kv
 from .base import BaseScreen
