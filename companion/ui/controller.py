@@ -53,6 +53,7 @@ from companion.engine import (
 )
 from companion.engine.payment import short_count
 from companion.i18n import N_, Text, _
+from companion.i18n.counts import fill
 
 from .views import inputs
 from .views.keypad import UNPAID_TEMPLATE, Entry
@@ -609,11 +610,11 @@ class RaceController:
         def said() -> str:  # in the language of the moment (a colour's name too)
             name = car_label(state, car) if car else ""
             if typing:
-                return _("Undone: the cards typed for {car}, not yet sent ({cards}).").format(
+                return fill(_("Undone: the cards typed for {car}, not yet sent ({cards})."),
                     car=name, cards=cards.text(", "))
             # a card put back by Undo was taken off: the keypad is as Undo left it
-            return _("Undone: the change to {car}'s cards on the keypad; they are {cards} "
-                     "again.").format(car=name, cards=cards.text(", "))
+            return fill(_("Undone: the change to {car}'s cards on the keypad; they are "
+                          "{cards} again."), car=name, cards=cards.text(", "))
 
         self._entry.clear()
         self._entry.keys += base

@@ -47,3 +47,34 @@ def test_korean_rulings_take_the_particle_of_their_number_and_name() -> None:
         assert fill("{car}은(는) {n}을(를)", car="민수", n=3) == "민수는 3을"
     finally:
         i18n.set_language("en")
+
+
+def test_the_screens_messages_take_the_particle_too() -> None:
+    """Messages a screen fills in itself (not the engine's rulings) kept "민준(으)로",
+    "빨강은(는)", "레이스 라인(으)로" (found by a table test): the name check, Undo's
+    "back to", and the keypad's prompt take the one form as well."""
+    import tracks
+    from companion.engine import ChooseGear, apply
+    from companion.ui.views import inputs
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.race_form import RaceForm
+
+    i18n.set_language("ko")
+    try:
+        form = RaceForm(seed=1)
+        form.drivers = [Driver("red", name="민준", seat=1), Driver("blue", name="민준", seat=2)]
+        clash = form.name_clash()
+        assert clash is not None and "민준으로" in clash.why and "(으)로" not in clash.why
+        form.drivers = [Driver("red", seat=1), Driver("blue", name="빨강", seat=2)]
+        clash = form.name_clash()
+        assert clash is not None and clash.said.startswith("빨강은 ")
+        form.drivers = [Driver("red", name="민준", seat=1), Driver("blue", name="서연", seat=2)]
+        state = form.setup(tracks.load_track("usa"))
+        from companion.engine import start_race
+
+        race = start_race(state).state
+        race = apply(race, ChooseGear("red", 1)).state
+        back = inputs.back_to(race, "red")()
+        assert "(으)로" not in back and back.endswith("로 되돌리세요."), back
+    finally:
+        i18n.set_language("en")

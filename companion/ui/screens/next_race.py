@@ -68,8 +68,9 @@ class NextRaceScreen(BaseScreen):
         grid = listed(f"{i}.\u00a0{names[c]}" for i, c in enumerate(plan.grid, start=1))
         add(_("Grid: {grid}").format(grid=grid), "grid")
         order = listed(names[c] for c in plan.picks)
-        add(_("Draft order: {order}. {car} picked first and may then swap one earlier "
-              "Upgrade.").format(order=order, car=names[plan.picks[0]]) if plan.picks else "",
+        add(fill(_("Draft order: {order}. {car} picked first and may then swap one "
+                   "earlier Upgrade."), order=order, car=names[plan.picks[0]])
+            if plan.picks else "",
             "draft order")
         add(_("Weather: {token}. {effect}").format(token=weather_name(plan.weather),
                                                    effect=weather_effect(plan.weather)),

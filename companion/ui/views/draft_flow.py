@@ -23,6 +23,7 @@ from companion.engine.draft import (
     round_pick,
 )
 from companion.i18n import _, listed
+from companion.i18n.counts import fill
 
 from .words import design_card, render
 
@@ -174,12 +175,13 @@ class DraftFlow:
             assert self.swap is not None
             own = tuple(CardKey(i, d, design_card(d))
                         for i, d in enumerate(self.earlier[self.swap]))
-            prompt = _("{car} picked first: swap one earlier Upgrade for a card left, or "
-                       "skip.").format(car=self.name(self.swap))
+            prompt = fill(_("{car} picked first: swap one earlier Upgrade for a card left, "
+                            "or skip."), car=self.name(self.swap))
             return DraftView(mode, _("Garage draft: swap"), prompt, market, own=own,
                              hands=hands, error=error, selected=self.selected,
-                             start_why=_("{car} may still swap an earlier Upgrade: swap one, "
-                                         "or tap No swap.").format(car=self.name(self.swap)))
+                             start_why=fill(_("{car} may still swap an earlier Upgrade: "
+                                              "swap one, or tap No swap."),
+                                            car=self.name(self.swap)))
         return DraftView(mode, _("Garage draft: done"),
                          _("Every driver has their cards: start the race."), (), hands=hands,
                          error=error)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.i18n import LANGUAGES, _, translation
+from companion.i18n.counts import fill
 
 from .names import CAR_COLOURS, COLOUR_NAMES, colour_name
 
@@ -164,28 +165,28 @@ class DriverList:
             name = driver.stored_name
             if name_key(name) in legends:
                 return NameClash(
-                    _("A driver is named {name}, as the app calls a Legend: give them a name "
-                      "of their own.").format(name=name),
-                    _("{name} is what the app calls a Legend: change the name.").format(
-                        name=name), (index,))
+                    fill(_("A driver is named {name}, as the app calls a Legend: give them "
+                           "a name of their own."), name=name),
+                    fill(_("{name} is what the app calls a Legend: change the name."),
+                         name=name), (index,))
         cars = [d.colour for d in self.drivers] + self.legend_colours()
         for index, driver in enumerate(self.drivers):
             name = driver.stored_name
             if name and name_key(name) in said_names(c for c in cars if c != driver.colour):
                 return NameClash(
-                    _("A driver is named {name}, the colour of another car: give them a name "
-                      "of their own (a car without a name is called by its colour).").format(
-                          name=name),
-                    _("{name} is another car's colour: change the name.").format(name=name),
+                    fill(_("A driver is named {name}, the colour of another car: give them "
+                           "a name of their own (a car without a name is called by its "
+                           "colour)."), name=name),
+                    fill(_("{name} is another car's colour: change the name."), name=name),
                     (index,))
         keys = [name_key(d.display_name) for d in self.drivers]
         for index, key in enumerate(keys):
             if key in keys[:index]:
                 name = self.drivers[index].display_name
                 return NameClash(
-                    _("Two drivers are named {name}: give each a name of their own (the "
-                      "rulings name the cars).").format(name=name),
-                    _("Two drivers are named {name}: change one name.").format(name=name),
+                    fill(_("Two drivers are named {name}: give each a name of their own "
+                           "(the rulings name the cars)."), name=name),
+                    fill(_("Two drivers are named {name}: change one name."), name=name),
                     tuple(i for i, other in enumerate(keys) if other == key))
         return None
 

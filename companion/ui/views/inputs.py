@@ -174,8 +174,8 @@ def _where(state: RaceState, car_id: str) -> tuple[Text, int, str]:
 def back_to(state: RaceState, car_id: str) -> Text:
     """"Ana back to space 12, Race Line." (where an undo puts the car)."""
     name, space, spot = _where(state, car_id)
-    return lambda: _("{car} back to space {space}, {spot}.").format(
-        car=name(), space=space, spot=param_text(spot))
+    return lambda: fill(_("{car} back to space {space}, {spot}."),
+                        car=name(), space=space, spot=param_text(spot))
 
 
 def placed_at(state: RaceState, car_id: str) -> Text:

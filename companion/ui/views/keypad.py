@@ -194,8 +194,8 @@ class Entry:
             return _("Every {card} card this car has is already entered.").format(
                 card=design_name(key[3:]))
         if key.isdigit():
-            return _("No Basic card here is a {value}: {value} is only a value chosen for a "
-                     "card with a choice.").format(value=key)
+            return fill(_("No Basic card here is a {value}: {value} is only a value chosen "
+                          "for a card with a choice."), value=key)
         return ""
 
     def press(self, key: str, car: CarState) -> None:
@@ -328,7 +328,7 @@ def reveal_view(state: RaceState, entry: Entry, status: str, name: str,
                 card=design_name(parsed.design or "")), **shown)
     return RaceView(
         "reveal", status,
-        _("{car} is in gear {gear}: enter the {gear} cards revealed.").format(
+        fill(_("{car} is in gear {gear}: enter the {gear} cards revealed."),
             car=name, gear=gear), **shown)
 
 
