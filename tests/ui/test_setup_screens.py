@@ -380,6 +380,14 @@ def test_a_name_like_another_car_s_colour_or_a_legend_is_refused() -> None:
     assert clash("Ａｎａ") == (0, 1)  # full-width letters
     assert form.name_clash().said == "Two drivers are named Ａｎａ: change one name."
     assert clash("Ana Maria") is None
+    # Chinese and Korean names are written without spaces: "小 明" is "小明" (a table test
+    # saw both accepted), as "민 수" is "민수"; "Gray" is the grey Legend's colour too
+    form.drivers[0].name = "小明"
+    assert clash("小 明") == (0, 1)
+    form.drivers[0].name = "민수"
+    assert clash("민 수") == (0, 1)
+    assert clash("Gray", legends=5) == (1,)
+    assert clash("Legend Gray") == (1,)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

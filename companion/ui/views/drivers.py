@@ -3,6 +3,7 @@ table seat, and the editing both forms share (add, remove, next colour, Legends,
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -52,10 +53,19 @@ class NameClash:
     """The drivers (indexes) whose name to change: framed."""
 
 
+_WIDE = "[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+_SPACE_BY_WIDE = re.compile(f"(?<={_WIDE}) | (?={_WIDE})")
+"""A space beside a Chinese or Korean letter: those names are written without spaces ("小 明"
+is "小明"; found by a table test)."""
+ALIASES = {"grey": ("Gray",)}
+"""Other spellings of a colour's English name the table may type."""
+
+
 def name_key(name: str) -> str:
     """A name as the table hears it: letter case, spaces and full-width letters aside ("ana ",
-    "Ana" and "Ａｎａ" are one name)."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    "Ana" and "Ａｎａ" are one name; "小 明" and "小明" too)."""
+    key = " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    return _SPACE_BY_WIDE.sub("", key)
 
 
 def said_names(colours: Iterable[str], legends: bool = False) -> set[str]:
@@ -67,10 +77,13 @@ def said_names(colours: Iterable[str], legends: bool = False) -> set[str]:
     for language in LANGUAGES:
         words = translation(language).gettext
         for colour in colours:
-            name = words(COLOUR_NAMES[colour])
-            if legends:
-                name = words("Legend {colour}").format(colour=name)
-            said.add(name_key(name))
+            spellings = [words(COLOUR_NAMES[colour])]
+            if language == "en":
+                spellings += ALIASES.get(colour, ())
+            for name in spellings:
+                if legends:
+                    name = words("Legend {colour}").format(colour=name)
+                said.add(name_key(name))
     return said
 
 
