@@ -364,7 +364,7 @@ def test_several_cards_the_engine_cannot_pay_in_words(ui, language: str) -> None
         assert ruling in shown, shown
 
 
-@pytest.mark.parametrize(("language", "detail"), [("en", "with Rain +1"), ("ko", "비 +1 포함")])
+@pytest.mark.parametrize(("language", "detail"), [("en", "incl. Rain +1"), ("ko", "비 +1 포함")])
 def test_a_rain_sector_s_extra_cooldown_says_so(ui, language: str, detail: str) -> None:
     """docs/rules.md §5: a Rain (or Snow) sector adds 1 to Cooldown. "Cooldown 4" in 1st gear
     (3) or "Cooldown 2" in 2nd (1) went unexplained (found by a table test): each Cooldown

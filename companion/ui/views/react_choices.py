@@ -118,12 +118,13 @@ def _before(state: RaceState, stage: TurnStage) -> bool:
 
 def _cooldowns(state: RaceState, current: str) -> list[ReactButton]:
     """A Cooldown per amount the car may take; in a Rain or Snow sector, which adds 1
-    (docs/rules.md §5), each says so ("with Rain +1": a Cooldown 2 in gear 2 went unexplained,
-    found by a table test)."""
+    (docs/rules.md §5), each says so ("incl. Rain +1": a Cooldown 2 in gear 2 went
+    unexplained, found by a table test)."""
     car = state.car(current)
     bonus = cooldown_bonus(state, car)
     weather = sector_weather(state, car.distance)
-    detail = (_("with {source} +{bonus}").format(source=weather_name(weather), bonus=bonus)
+    # "incl.": "Cooldown 1 / with Rain +1" read as 1 + 1 (found by a table test)
+    detail = (_("incl. {source} +{bonus}").format(source=weather_name(weather), bonus=bonus)
               if bonus and weather is not None else "")
     buttons = [ReactButton(f"cooldown:{amount}", _("Cooldown {n}").format(n=amount),
                            series=_("Cooldown"), amount=str(amount), detail=detail)
