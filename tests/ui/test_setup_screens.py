@@ -434,6 +434,22 @@ def test_a_seasons_races_are_explained(ui, app800) -> None:
                      "Sponsorship cards before the race.")
 
 
+def test_a_race_with_no_sponsorship_cards_to_draw_says_so() -> None:
+    """"Each driver draws 0 Sponsorship cards" read oddly (found by a table test in 1963's
+    fourth race): a race whose drivers draw none says there are none to draw."""
+    from dataclasses import replace
+
+    from companion.championship.seasons import SEASONS
+    from companion.ui.views.season_form import race_words
+
+    race = SEASONS["1961"].races[0]
+    assert race.sponsors
+    none = replace(race, sponsors=0)
+    said = race_words(1, none)
+    assert said.endswith("No Sponsorship cards to draw before the race."), said
+    assert " 0 " not in said
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_start_with_its_notices_fits_and_nothing_covers_a_control(ui, app800,
                                                                   language: str) -> None:

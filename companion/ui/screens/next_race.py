@@ -62,8 +62,10 @@ class NextRaceScreen(BaseScreen):
         # table test)
         press = listed(_("{letter}: corner {n}").format(
             letter=letter, n=press_corner_number(plan.track, letter)) for letter in race.press)
-        add(fill(_("Press Corners: {press}. Each driver draws {cards} Sponsorship card(s)."),
-            press=press or "-", cards=race.sponsors), "press")
+        add(fill(_("Press Corners: {press}. Each driver draws {cards} Sponsorship card(s).")
+                 if race.sponsors else  # "draws 0 cards" read oddly (found by a table test)
+                 _("Press Corners: {press}. No Sponsorship cards to draw."),
+                 press=press or "-", cards=race.sponsors), "press")
         # a place and its car never on two lines ("5." at a line's end): a no-break space
         grid = listed(f"{i}.\u00a0{names[c]}" for i, c in enumerate(plan.grid, start=1))
         add(_("Grid: {grid}").format(grid=grid), "grid")

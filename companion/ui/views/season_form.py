@@ -146,7 +146,9 @@ def race_words(number: int, race: Any) -> str:
         press = listed(_("{letter}: corner {n}").format(
             letter=letter, n=press_corner_number(track, letter)) for letter in race.press)
     text = fill(_("Race {n}: {track}. Press Corners: {press}. Each driver draws {cards} "
-                  "Sponsorship card(s) before the race."),
+                  "Sponsorship card(s) before the race.") if race.sponsors else
+                _("Race {n}: {track}. Press Corners: {press}. No Sponsorship cards to draw "
+                  "before the race."),
         n=number, track=track_title(race.track), press=press or _("none"), cards=race.sponsors)
     if not race.playable:
         text += " " + _("Cannot be played: the track is not in the app.")
