@@ -151,7 +151,8 @@ def test_the_sponsors_column_leaves_the_names_room(ui, language: str) -> None:
         assert current_hint().text.endswith(said[language])
         first = {"en": "The cars in this round's race order, the order they play in",
                  "zh_TW": "賽車依本回合的比賽順序排列", "ko": "차들은 이번 라운드의 레이스 순서"}
-        assert current_hint().text.startswith(first[language])  # not standings (§1.12)
+        # the round's order, not standings (docs/rules.md §1.12)
+        assert current_hint().text.startswith(first[language])
         ui.pump(2)
         hint = current_hint()
         assert hint.y >= 0 and hint.top <= app.root_window.height  # whole on the screen

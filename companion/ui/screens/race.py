@@ -265,8 +265,8 @@ class RaceScreen(BaseScreen):
             "first on the podium); lit: the last input moved it, place it there. Heat: in the "
             "engine / in all. Stress: Stress cards taken. A tap on a car tells its last "
             "ruling.")
-        # a car that passed another mid-round stays below it until the round ends (docs/
-        # rules.md §1.12): read as standings, the list looked wrong (found by a table test)
+        # a car that passed another mid-round stays below it until the round ends
+        # (docs/rules.md §1.12): read as standings, the list looked wrong (a table test)
         words = _("The cars in this round's race order, the order they play in (set at the "
                   "round's start).") + " " + words
         view = self._view
