@@ -35,7 +35,8 @@ from typing import Any
 from . import racefile
 from .engine import Action, Applied, CarEntry, Outcome, RaceSetup, RaceState, Rejection
 from .storage import codec
-from .storage.db import EventLog, RaceRow, Summary
+from .storage.db import EventLog, Linked, RaceRow, Summary
+from .storage.drafts import DraftStore
 from .storage.errors import CorruptLogError, RefusedError
 from .storage.fold import Event, EventKind, FoldError, Step, Timeline
 from .storage.results import summary_of
@@ -66,6 +67,10 @@ class RaceSummary:
     @property
     def status(self) -> str:
         return "over" if self.over else "running"
+
+    kind = "race"
+    """Beside :class:`~companion.storage.drafts.DraftSummary` (``kind`` "draft") in the list
+    of things to continue."""
 
 
 def _summary(state: RaceState) -> Summary:
@@ -243,19 +248,28 @@ class RaceLog:
     ) -> None:
         self.close()
 
+    @property
+    def drafts(self) -> DraftStore:
+        """The Garage drafts of the same file (:mod:`companion.storage.drafts`)."""
+        return DraftStore(self._log)
+
     def new_race(
         self, setup: RaceSetup, *, track_doc: dict[str, Any] | str | None = None,
-        created: str | None = None, race_id: str | None = None,
+        created: str | None = None, race_id: str | None = None, draft: str | None = None,
+        then: Linked | None = None,
     ) -> RaceSession:
         """Start and store a new race.
 
         ``track_doc`` is how the track is stored and exported: a bundled id or an inline track
         object that rebuilds ``setup.track``; by default the bundled id when the track is a
         bundled one, else an inline object built from it. ``created`` defaults to the local time
-        now (ISO 8601). ``race_id`` defaults to 8 random hex digits.
+        now (ISO 8601). ``race_id`` defaults to 8 random hex digits. ``draft``: the Garage
+        draft the race comes from, ended in the transaction that stores the race (both, or
+        neither); ``then(db, race_id)`` runs in that transaction too (a season's link).
 
         :raises companion.engine.SetupError: the engine cannot set up this race.
         :raises ValueError: ``track_doc`` does not describe ``setup.track``.
+        :raises companion.storage.drafts.DraftOverError: ``draft`` has ended (no race stored).
         """
         timeline = Timeline.start(setup)  # raises SetupError before anything is written
         doc = codec.resolve_track_doc(setup.track, track_doc)
@@ -267,7 +281,7 @@ class RaceLog:
                 setup=codec.dumps(codec.setup_to_doc(setup)), track_id=setup.track.id,
                 laps=timeline.current.state.laps, summary=Summary(),
             )
-            if self._log.create_race(row):
+            if self._log.create_race(row, DraftStore.ends_in(draft, then) if draft else then):
                 return RaceSession(self._log, row, setup, doc, timeline, 0)
             if race_id is not None:
                 raise RefusedError(f"race {race_id!r} already exists")

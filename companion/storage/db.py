@@ -64,6 +64,8 @@ _SCHEMA = schema.SCHEMA_1
 """The tables of schema 1 (the race log alone), as the first logs were created."""
 
 Results = tuple[tuple[str, int, int], ...]
+Linked = Callable[[sqlite3.Connection, str], object]
+"""What :meth:`EventLog.create_race` runs in the transaction that stores a race (its id given)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,19 +388,21 @@ class EventLog:
 
     # --- races --------------------------------------------------------------------------------
 
-    def create_race(self, row: RaceRow) -> bool:
-        """Insert a new race; False if the id is already taken."""
-        try:
-            with self.transaction() as db:
+    def create_race(self, row: RaceRow, then: Linked | None = None) -> bool:
+        """Insert a new race; False if the id is already taken. ``then(db, race_id)`` runs in
+        the same transaction once the row is in (linking it to its season, ending the draft
+        it comes from): if it raises, the race is not stored either."""
+        with self.transaction() as db:
+            try:
                 db.execute(
                     "INSERT INTO races (id, created, track, setup, track_id, laps) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
                     (row.id, row.created, row.track, row.setup, row.track_id, row.laps),
                 )
-        except StorageError as error:
-            if isinstance(error.__cause__, sqlite3.IntegrityError):
-                return False
-            raise
+            except sqlite3.IntegrityError:
+                return False  # the id is taken: nothing written (the empty transaction ends)
+            if then is not None:
+                then(db, row.id)
         return True
 
     def race(self, race_id: str) -> RaceRow:

@@ -13,6 +13,9 @@ read only is never changed: readers cope with every version from 1 to :data:`NEW
   seasons and the next race need no replay (:mod:`.results`). Derived data, never the source of
   truth: a missing or stale row is rebuilt from the log. And an index of the races not over,
   so that finding them reads those races only.
+* **4**: ``drafts`` and ``draft_inputs``: the Garage draft before a race, recorded pick by pick
+  (:mod:`.drafts`), so that a draft cut short by a power cut goes on where it was. A draft
+  ends when it becomes its race (in the transaction that stores the race) or is abandoned.
 """
 
 from __future__ import annotations
@@ -69,7 +72,29 @@ CREATE TABLE race_results (
 CREATE INDEX races_unfinished ON races (over) WHERE over = 0;  -- Continue: no scan of history
 """
 
-NEWEST = 3
+SCHEMA_4 = """
+CREATE TABLE drafts (
+    id TEXT PRIMARY KEY NOT NULL,
+    created TEXT NOT NULL,
+    season_id TEXT REFERENCES seasons(id),  -- a season race's draft (NULL: a single race's)
+    race_no INTEGER,                        -- the season race it is the draft of
+    track_id TEXT NOT NULL,                 -- the race it sets up, for the list of drafts
+    laps INTEGER NOT NULL,
+    cars TEXT NOT NULL,                     -- JSON: [{id, name, legend}, ...] in grid order
+    start TEXT NOT NULL,                    -- JSON: what the draft began from (its setup, deal)
+    state TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'race', 'abandoned')),
+    race_id TEXT                            -- the race it became (state 'race')
+);
+CREATE TABLE draft_inputs (
+    draft_id TEXT NOT NULL REFERENCES drafts(id),
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    payload TEXT NOT NULL,                  -- JSON: one accepted input (a pick, a swap...)
+    PRIMARY KEY (draft_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX drafts_open ON drafts (state) WHERE state = 'open';  -- Continue: no scan
+"""
+
+NEWEST = 4
 """The newest schema version this code reads and writes."""
 
 RESULTS_VERSION = 1
@@ -121,7 +146,14 @@ def to_3(db: sqlite3.Connection) -> None:
     db.execute("PRAGMA user_version = 3")
 
 
-STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: to_2, 2: to_3}
+def to_4(db: sqlite3.Connection) -> None:
+    """3 -> 4: the tables of the Garage drafts, empty (a log of schema 3 holds no draft:
+    drafts were not stored then). Run inside the caller's transaction."""
+    _run(db, SCHEMA_4)
+    db.execute("PRAGMA user_version = 4")
+
+
+STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: to_2, 2: to_3, 3: to_4}
 """Version -> the migration to the next one."""
 
 

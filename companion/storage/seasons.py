@@ -326,10 +326,11 @@ class SeasonStore:
 
     def start_race(
         self, season_id: str, setup: RaceSetup, *, race_id: str | None = None,
-        created: str | None = None,
+        created: str | None = None, draft: str | None = None,
     ) -> RaceSession:
         """Store ``setup`` as a new race (normally :meth:`Season.next_race_setup`) and make it
-        the season's next race. Two transactions: if the second fails, the race is deleted.
+        the season's next race, in one transaction (with ``draft``, the Garage draft it comes
+        from ended in it too): the race is stored and linked, or nothing is.
 
         :raises SeasonLinkError: the previous race is not over, the season is over, or the
             setup is not the next race's (track, event, Press Corners, cars) or holds what the
@@ -337,46 +338,45 @@ class SeasonStore:
         """
         stored = self.season(season_id)
         self._check_setup(stored, setup, exact=True)
-        session = self._races.new_race(setup, race_id=race_id, created=created)
-        try:
-            self.link_race(season_id, session.race_id)
-        except BaseException:
-            self._races.delete_race(session.race_id)
-            raise
-        return session
+        return self._races.new_race(setup, race_id=race_id, created=created, draft=draft,
+                                    then=lambda db, new_id: self._link(db, season_id, new_id))
 
     def link_race(self, season_id: str, race_id: str) -> int:
         """Make a stored race the next race of the season (one transaction); returns its
         number. Same checks as :meth:`start_race`, on the stored setup."""
         with self._log.transaction() as db:
-            _, season = self._empty_season(db, season_id)
-            links = self._links(db, season_id)
-            taken = db.execute("SELECT season_id, race_no FROM season_races WHERE race_id = ?",
-                               (race_id,)).fetchone()
-            if taken is not None:
-                raise SeasonLinkError(f"race {race_id} is already race {taken[1]} of season "
-                                      f"{taken[0]}")
-            if len(links) >= len(season.definition.races):
-                raise SeasonLinkError(f"season {season_id} has all its "
-                                      f"{len(season.definition.races)} races")
-            if links:
-                over = db.execute("SELECT over FROM races WHERE id = ?", (links[-1],)).fetchone()
-                if not over or not over[0]:
-                    raise SeasonLinkError(f"race {len(links)} of season {season_id} "
-                                          f"({links[-1]}) is not over")
-            row = db.execute("SELECT track, setup FROM races WHERE id = ?",
-                             (race_id,)).fetchone()
-            if row is None:
-                raise UnknownRaceError(race_id)
-            try:
-                setup = codec.setup_from_doc(json.loads(row[1]),
-                                             codec.load_track_doc(json.loads(row[0])))
-            except ValueError as error:
-                raise CorruptLogError(race_id, None, f"cannot read the setup: {error}") from error
-            number = len(links) + 1
-            self._check_race(season, number, setup, exact=False)
-            db.execute("INSERT INTO season_races (season_id, race_no, race_id) VALUES (?, ?, ?)",
-                       (season_id, number, race_id))
+            return self._link(db, season_id, race_id)
+
+    def _link(self, db: sqlite3.Connection, season_id: str, race_id: str) -> int:
+        """:meth:`link_race` inside the caller's transaction."""
+        _, season = self._empty_season(db, season_id)
+        links = self._links(db, season_id)
+        taken = db.execute("SELECT season_id, race_no FROM season_races WHERE race_id = ?",
+                           (race_id,)).fetchone()
+        if taken is not None:
+            raise SeasonLinkError(f"race {race_id} is already race {taken[1]} of season "
+                                  f"{taken[0]}")
+        if len(links) >= len(season.definition.races):
+            raise SeasonLinkError(f"season {season_id} has all its "
+                                  f"{len(season.definition.races)} races")
+        if links:
+            over = db.execute("SELECT over FROM races WHERE id = ?", (links[-1],)).fetchone()
+            if not over or not over[0]:
+                raise SeasonLinkError(f"race {len(links)} of season {season_id} "
+                                      f"({links[-1]}) is not over")
+        row = db.execute("SELECT track, setup FROM races WHERE id = ?",
+                         (race_id,)).fetchone()
+        if row is None:
+            raise UnknownRaceError(race_id)
+        try:
+            setup = codec.setup_from_doc(json.loads(row[1]),
+                                         codec.load_track_doc(json.loads(row[0])))
+        except ValueError as error:
+            raise CorruptLogError(race_id, None, f"cannot read the setup: {error}") from error
+        number = len(links) + 1
+        self._check_race(season, number, setup, exact=False)
+        db.execute("INSERT INTO season_races (season_id, race_no, race_id) VALUES (?, ?, ?)",
+                   (season_id, number, race_id))
         return number
 
     def _check_setup(self, stored: StoredSeason, setup: RaceSetup, *, exact: bool) -> None:

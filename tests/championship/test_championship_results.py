@@ -159,12 +159,17 @@ def test_undo_of_the_finishing_input_removes_the_result_and_redo_restores_it(log
         assert store.results.replayed == []
 
 
+def _schema_2(log: Path) -> None:
+    """The log as schema 2 had it: no race_results (nor the drafts of schema 4)."""
+    for statement in ("DROP TABLE draft_inputs", "DROP TABLE drafts", "DROP TABLE race_results",
+                      "DROP INDEX races_unfinished", "PRAGMA user_version = 2"):
+        _sql(log, statement)
+
+
 def test_an_old_log_is_upgraded_and_its_results_derived_once(log: Path) -> None:
     """A schema-2 log (as the app wrote it before results were stored) opens, is upgraded to
     the newest schema, and each race is replayed once, the first time its result is needed."""
-    _sql(log, "DROP TABLE race_results")
-    _sql(log, "DROP INDEX races_unfinished")
-    _sql(log, "PRAGMA user_version = 2")
+    _schema_2(log)
     with SeasonStore(log) as store:
         assert _sql(log, "PRAGMA user_version") == [(NEWEST_SCHEMA_VERSION,)]
         assert _sql(log, "SELECT COUNT(*) FROM race_results") == [(0,)]
@@ -180,9 +185,7 @@ def test_an_old_log_is_upgraded_and_its_results_derived_once(log: Path) -> None:
 @pytest.mark.parametrize("old_schema", [False, True])
 def test_read_only_computes_missing_results_in_memory(log: Path, old_schema: bool) -> None:
     if old_schema:  # a schema-2 log: no race_results table at all
-        _sql(log, "DROP TABLE race_results")
-        _sql(log, "DROP INDEX races_unfinished")
-        _sql(log, "PRAGMA user_version = 2")
+        _schema_2(log)
     else:
         _sql(log, "DELETE FROM race_results WHERE race_id IN ('r1', 'r3')")
     _sql(log, "PRAGMA wal_checkpoint(TRUNCATE)")

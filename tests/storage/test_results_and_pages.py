@@ -56,15 +56,19 @@ def test_deleting_a_race_deletes_its_result(log_path: Path, log: RaceLog) -> Non
     assert _sql(log_path, "SELECT COUNT(*) FROM race_results") == [(0,)]
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_an_old_log_is_migrated_step_by_step_when_opened_to_write(
         log_path: Path, version: int) -> None:
     with RaceLog(log_path) as log:
         _finished(log, "old")
         state = log.open_race("old").state
-    # The same log as schema 1 or 2 wrote it (no race_results; schema 1: no season tables).
-    _sql(log_path, "DROP TABLE race_results")
-    _sql(log_path, "DROP INDEX races_unfinished")
+    # The same log as schema 1, 2 or 3 wrote it (no drafts; 1 and 2: no race_results; 1: no
+    # season tables).
+    _sql(log_path, "DROP TABLE draft_inputs")
+    _sql(log_path, "DROP TABLE drafts")
+    if version <= 2:
+        _sql(log_path, "DROP TABLE race_results")
+        _sql(log_path, "DROP INDEX races_unfinished")
     if version == 1:
         _sql(log_path, "DROP TABLE season_races")
         _sql(log_path, "DROP TABLE seasons")
@@ -79,7 +83,8 @@ def test_an_old_log_is_migrated_step_by_step_when_opened_to_write(
     assert _sql(log_path, "PRAGMA user_version") == [(NEWEST_SCHEMA_VERSION,)]
     tables = {name for (name,) in _sql(log_path, "SELECT name FROM sqlite_master "
                                                  "WHERE type = 'table'")}
-    assert tables == {"races", "events", "seasons", "season_races", "race_results"}
+    assert tables == {"races", "events", "seasons", "season_races", "race_results", "drafts",
+                      "draft_inputs"}
 
 
 def test_a_new_log_and_a_migrated_one_have_the_same_tables(tmp_path: Path) -> None:
