@@ -11,7 +11,7 @@ Two kinds of draft go through :class:`DraftFlow`:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -26,6 +26,24 @@ from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from .words import design_card, render
+
+Record = Callable[[int, dict[str, Any]], None]
+"""Writes the draft's input number ``seq`` (a JSON object) durably; raises if it cannot."""
+
+
+class NotRecorded(Exception):
+    """Raised by a :data:`Record` when the race log did not take the input (the app has said
+    why): the draft stays exactly as it was."""
+
+
+class DraftRecordError(ValueError):
+    """A stored draft that does not replay: ``seq`` (None: its start) and what is wrong, in
+    English (the app shows it as a damaged log)."""
+
+    def __init__(self, seq: int | None, problem: str) -> None:
+        self.seq = seq
+        self.problem = problem
+        super().__init__(f"input {seq}: {problem}" if seq is not None else problem)
 
 
 @dataclass(frozen=True)
@@ -70,6 +88,13 @@ class DraftFlow:
     error: Any = None
     back: str = "start"
     """The screen Back returns to."""
+    record: Record | None = None
+    """Writes each accepted input to the race log before the flow shows it (None: not
+    recorded, as in a test of the flow alone)."""
+    stored: str | None = None
+    """The draft's id in the race log (its race ends it there)."""
+    inputs: int = 0
+    """Inputs accepted so far: picks, and the first picker's swap or no swap."""
 
     # --- inputs --------------------------------------------------------------------------------
 
@@ -91,10 +116,31 @@ class DraftFlow:
         if problem is not None:
             self.error = problem
             return
+        after: Any
         if isinstance(self.draft, RoundDraft):
-            self.draft = round_pick(self.draft, driver, design)
+            after = round_pick(self.draft, driver, design)
         else:
-            self.draft = pick(self.draft, driver, design)
+            after = pick(self.draft, driver, design)
+        if self._accept({"kind": "pick", "driver": driver, "card": design}):
+            self.draft = after
+
+    def _accept(self, payload: dict[str, Any]) -> bool:
+        """An input the rules accept, recorded (``record``) before the flow changes: False
+        when the log did not take it (:class:`NotRecorded`: the flow is as it was); any other
+        failure of the record is raised, the flow as it was too."""
+        if self.record is not None:
+            try:
+                self.record(self.inputs + 1, payload)
+            except NotRecorded:
+                return False
+        self.inputs += 1
+        return True
+
+    def take(self, payload: Mapping[str, Any]) -> None:
+        """An input as :meth:`replay` reads it, taken and recorded as a tap is (the Retry of a
+        pick the log did not take). :raises DraftRecordError: the draft is no longer where
+        that input fits."""
+        self._replay_one(self.inputs + 1, payload)
 
     def pick_as(self, driver: str, index: int) -> None:
         """A pick claimed by ``driver`` (refused unless it is that driver's pick)."""
@@ -109,6 +155,8 @@ class DraftFlow:
         self.error = None
 
     def skip_swap(self) -> None:
+        if self.mode == "swap" and not self._accept({"kind": "no swap", "driver": self.swap}):
+            return
         self.swapped = True
         self.selected = None
 
@@ -117,13 +165,58 @@ class DraftFlow:
         cards = list(self.earlier[self.swap])
         given = cards[self.selected]
         cards[self.selected] = design
-        self.earlier[self.swap] = tuple(cards)
         market = list(self.draft.market)
         market.remove(design)
         market.append(given)
+        if not self._accept({"kind": "swap", "driver": self.swap, "give": given,
+                             "at": self.selected, "card": design}):
+            return
+        self.earlier[self.swap] = tuple(cards)
         self.draft = replace(self.draft, market=tuple(market))
         self.swapped = True
         self.selected = None
+
+    def replay(self, inputs: Sequence[Mapping[str, Any]]) -> None:
+        """The inputs of a stored draft, each checked as a tap is and applied without being
+        recorded again: the flow is then where the draft was. :raises DraftRecordError: an
+        input that is not what the draft accepts at that point (the flow is then part-way:
+        build it afresh before showing anything)."""
+        record, self.record = self.record, None
+        try:
+            for seq, stored in enumerate(inputs, start=self.inputs + 1):
+                self._replay_one(seq, stored)
+        finally:
+            self.record = record
+
+    def _replay_one(self, seq: int, stored: Mapping[str, Any]) -> None:
+        kind, driver = stored.get("kind"), stored.get("driver")
+        keys = {"pick": {"kind", "driver", "card"}, "no swap": {"kind", "driver"},
+                "swap": {"kind", "driver", "give", "at", "card"}}.get(str(kind))
+        if keys is None or set(stored) != keys:
+            raise DraftRecordError(seq, f"not a pick, a swap or no swap: {dict(stored)!r}")
+        mode = self.mode
+        wanted = self.draft.to_pick if mode == "pick" else self.swap if mode == "swap" else None
+        if mode != ("pick" if kind == "pick" else "swap") or driver != wanted:
+            raise DraftRecordError(seq, f"a {kind} by {driver!r} where the draft awaits "
+                                        + (f"a {mode} by {wanted!r}" if wanted else "no input"))
+        card = stored.get("card")
+        market = list(self.draft.market)
+        if kind != "no swap" and card not in market:
+            raise DraftRecordError(seq, f"{card!r} is not among the cards revealed {market}")
+        if kind == "pick":
+            self.pick(market.index(str(card)))
+        elif kind == "no swap":
+            self.skip_swap()
+        else:
+            own = self.earlier.get(str(driver), ())
+            at = stored.get("at")
+            if not (type(at) is int and 0 <= at < len(own) and own[at] == stored["give"]):
+                raise DraftRecordError(seq, f"{driver} has no {stored['give']!r} at {at!r} "
+                                            f"among {list(own)}")
+            self.choose_own(at)
+            self.pick(market.index(str(card)))
+        if self.error:
+            raise DraftRecordError(seq, f"refused: {self.error}")
 
     def cards(self) -> dict[str, tuple[str, ...]]:
         """Every driver's Upgrades: earlier ones (championship) and those drafted."""
