@@ -111,11 +111,18 @@ class DataMixin:
         try:
             if not self.has_seasons():
                 return None
+            found = self.season_store().season_of(race_id)
+        except StorageError:
+            return None
+        return None if found is None else self.season_words(*found)
+
+    def season_words(self, season_id: str, number: int) -> tuple[str, int, int] | None:
+        """Race ``number`` of a season as the Start screen names it: the season's name, the
+        number and the season's races (None when the seasons cannot be read)."""
+        from companion.storage.errors import StorageError
+
+        try:
             store = self.season_store()
-            found = store.season_of(race_id)
-            if found is None:
-                return None
-            season_id, number = found
             summary = next((s for s in store.seasons() if s.id == season_id), None)
         except StorageError:
             return None
@@ -154,10 +161,26 @@ class DataMixin:
                             track_id=state.track.id, laps=state.laps, cars=session.setup.cars,
                             rounds=state.round, over=state.over, results=state.results)]
 
-    def continue_target(self) -> str | None:
-        """The race Continue opens (None: every race is over)."""
+    def unfinished(self) -> list[Any]:
+        """Every race not over (``RaceSummary``) and every Garage draft not over
+        (``DraftSummary``; ``kind`` tells them apart), the one Continue opens first: what the
+        table played last (``last_race``: a race, or a draft) while it is unfinished; then the
+        others, most recently begun first."""
+        import heapq
+
+        drafts = self.log().drafts.open_drafts()
         races = self.unfinished_races()
-        return str(races[0].id) if races else None
+        last = getattr(self, "last_race", None)
+        # each list in its own order (newest first), the two merged by the time begun
+        newest: list[Any] = list(heapq.merge(drafts, races, key=lambda item: item.created,
+                                             reverse=True))
+        newest.sort(key=lambda item: item.id != last)  # stable: newest first for the rest
+        return newest
+
+    def continue_target(self) -> str | None:
+        """The race (or draft) Continue opens (None: nothing is unfinished)."""
+        items = self.unfinished()
+        return str(items[0].id) if items else None
 
     def season_of(self, race_id: str) -> tuple[str, int] | None:
         return self.season_store().season_of(race_id) if self.has_seasons() else None

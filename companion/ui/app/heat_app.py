@@ -8,8 +8,9 @@ is imported and built the first time it is shown.
 
 All changes to a race go input -> :class:`~companion.ui.controller.RaceController` ->
 ``session.submit`` -> screen refresh, on the main thread. The app's other concerns are its
-bases: :mod:`.settings` (theme, fonts, settings), :mod:`.data` (race log, seasons, seats) and
-:mod:`.table_hardware` (table hardware, watchdog, banner).
+bases: :mod:`.settings` (theme, fonts, settings), :mod:`.data` (race log, seasons, seats),
+:mod:`.drafts` (the Garage drafts recorded pick by pick) and :mod:`.table_hardware` (table
+hardware, watchdog, banner).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from ..widgets import kv_rules, text_cache  # noqa: E402
 from ..widgets.touch_gate import LEDGER, screen_changed  # noqa: E402
 from ..widgets.translation import tr  # noqa: E402
 from .data import DataMixin  # noqa: E402
+from .drafts import DraftMixin  # noqa: E402
 from .offscreen import finish_every_frame_offscreen  # noqa: E402
 from .settings import SettingsMixin, register_font  # noqa: E402
 from .storage_faults import FaultMixin  # noqa: E402
@@ -70,7 +72,8 @@ SCREENS: dict[str, tuple[str, str]] = {
 same name beside it."""
 
 
-class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type: ignore[misc]
+class HeatApp(SettingsMixin, DataMixin, DraftMixin, FaultMixin, HardwareMixin,
+              App):  # type: ignore[misc]
     title = "Heat Companion"
     race_seed: int | None = None
     """A fixed seed for championship races (the demo and the UI tests); None draws one."""
@@ -224,9 +227,14 @@ class HeatApp(SettingsMixin, DataMixin, FaultMixin, HardwareMixin, App):  # type
                                retry=lambda: self._continue_race(race_id))
 
     def _continue_race(self, race_id: str | None) -> None:
-        race_id = race_id or self.continue_target()
         if race_id is None:
-            return
+            items = self.unfinished()
+            if not items:
+                return
+            if items[0].kind == "draft":  # a Garage draft cut short: where it was
+                self._continue_draft(items[0].id)
+                return
+            race_id = str(items[0].id)
         link = self.season_of(race_id)
         if link is not None:
             self.season_id = link[0]

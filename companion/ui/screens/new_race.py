@@ -49,6 +49,10 @@ class NewRaceScreen(PagedScreen):
         """The drivers' name fields, in the form's order."""
         self.form = RaceForm()
         self.form.first_race()
+        self.begun: str | None = None
+        """The Garage draft begun from this form and not over (its id in the race log): Start
+        race again after Back from the draft takes it up where it was, or, with the setup
+        changed, abandons it for a new one."""
         self.pages = {name: self.ids[f"{name}_page"].__self__ for name in PAGES}
         """The pages (held here: only the one shown is in the widget tree)."""
         self._place_page()
@@ -60,9 +64,18 @@ class NewRaceScreen(PagedScreen):
     def new_form(self) -> None:
         self.form = RaceForm()
         self.form.first_race()
+        self.begun = None
         self.page = "setup"
         self._place_page()
         self.refresh()
+
+    def resume(self, form: RaceForm, flow: Any) -> None:
+        """The form a Garage draft taken up after a restart began from (``flow``'s Back comes
+        here: the setup as the table left it)."""
+        self.form = form
+        self.begun = flow.stored
+        self.page = "setup"
+        self._place_page()
 
     @property
     def info(self) -> Any:
@@ -139,24 +152,31 @@ class NewRaceScreen(PagedScreen):
             return
         self._start_with(None)
 
-    def _start_with(self, upgrades: dict[str, tuple[str, ...]] | None) -> None:
+    def _start_with(self, upgrades: dict[str, tuple[str, ...]] | None,
+                    draft: str | None = None) -> None:
+        """The race, with each driver's Garage cards from ``draft`` (the stored draft, which
+        ends in the transaction that stores the race)."""
         app = App.get_running_app()
-        session = app.log().new_race(self.form.setup(self.info.track, upgrades))
+        session = app.log().new_race(self.form.setup(self.info.track, upgrades), draft=draft)
         app.save_seats(session.race_id, self.form.seat_map())
         self.new_form()
         app.season_id = None
         app.open_session(session)
 
+    def start_drafted(self, upgrades: dict[str, tuple[str, ...]]) -> None:
+        """The draft's Start race: the race with the cards drafted."""
+        flow = App.get_running_app().draft_flow
+        self._start_with(upgrades, draft=flow.stored if flow is not None else None)
+
     def _draft(self) -> None:
-        """The guided Garage draft (three rounds), then the race with the cards drafted."""
-        from ..views.draft_flow import DraftFlow
+        """The guided Garage draft (three rounds), recorded pick by pick, then the race with
+        the cards drafted."""
+        from ..views.draft_record import race_draft
 
         app = App.get_running_app()
-        form = self.form
-        drivers = form.human_order()
-        names = {d.colour: d.display_name for d in form.drivers}
-        app.draft_flow = DraftFlow(form.modules.start_draft(drivers, form.seed), names,
-                                   self._start_with, back="newrace")
+        flow, start = race_draft(self.form, self.info.track, self.start_drafted)
+        app.begin_draft(flow, start, replacing=(self.begun,) if self.begun else ())
+        self.begun = flow.stored
         app.show("draft")
 
     # --- drawing -----------------------------------------------------------------------------

@@ -30,10 +30,20 @@ class NextRaceScreen(BaseScreen):
     plan: NextRace | None = None
 
     def prepare(self, seed: int | None = None) -> None:
+        """The next race of the app's season: the one its Garage draft under way is for (drawn
+        from the same seed), else drawn afresh."""
         app = App.get_running_app()
         if seed is None:
+            self.plan = app.season_draft_plan(app.season_id)
+            if self.plan is not None:
+                return
             seed = app.race_seed  # fixed by the demo and the UI tests, else drawn
         self.plan = plan_next_race(app.season_store(), app.season_id, seed)
+
+    def resume(self, plan: NextRace, _flow: Any) -> None:
+        """The plan a season's Garage draft taken up after a restart began from (the draft's
+        Back comes here)."""
+        self.plan = plan
 
     def refresh(self) -> None:
         app = App.get_running_app()
@@ -101,24 +111,25 @@ class NextRaceScreen(BaseScreen):
             self.refresh()
 
     def draft(self) -> None:
-        """One Garage draft round for this race, then the race."""
-        from ..views.draft_flow import DraftFlow
+        """One Garage draft round for this race, recorded pick by pick (the season's draft
+        under way taken up where it was, if it is for this very plan), then the race."""
+        from ..views.draft_record import season_draft
 
         plan = self.plan
         if plan is None:
             return
         app = App.get_running_app()
-        app.draft_flow = DraftFlow(plan.draft(), plan.names(), self.start_race,
-                                   earlier=dict(plan.earlier),
-                                   swap=plan.picks[0] if plan.picks else None,
-                                   back="nextrace")
+        flow, start = season_draft(plan, self.start_race)
+        app.begin_draft(flow, start)
         app.show("draft")
 
     def start_race(self, upgrades: dict[str, tuple[str, ...]]) -> Any:
         app = App.get_running_app()
         plan = self.plan
         assert plan is not None
-        session = app.season_store().start_race(plan.season_id, plan.setup(upgrades))
+        flow = app.draft_flow
+        session = app.season_store().start_race(plan.season_id, plan.setup(upgrades),
+                                                draft=flow.stored if flow is not None else None)
         self.plan = None
         app.season_id = plan.season_id
         app.open_session(session)

@@ -3,7 +3,9 @@ Races (history), Settings, and what table hardware was found.
 
 No unfinished race is ever out of reach: Continue opens the one the table played last, "Other
 unfinished races" lists every other one, and New race asks first while one is unfinished
-(``tests/ui/test_unfinished_races.py``). With nothing to continue (a new table's first look),
+(``tests/ui/test_unfinished_races.py``). A Garage draft not over is one of them: Continue takes
+it up where it was (after a power cut too), and New race asks first, then ends it
+(``tests/ui/test_draft_resume.py``). With nothing to continue (a new table's first look),
 New race and New season lead and Continue is a greyed tile among the smaller ones, saying why
 when tapped.
 """
@@ -41,6 +43,32 @@ def race_line(summary: Any, season: tuple[str, int, int] | None = None) -> str:
         season=name, n=number, races=races, race=line)
 
 
+def draft_line(summary: Any, season: tuple[str, int, int] | None = None) -> str:
+    """A Garage draft not over in words: its season's race when it is one, track, laps, the
+    draft's round (a single race drafts three rounds, a season's race one), the cars."""
+    cars = listed(car_name(car) for car in summary.cars)
+    if summary.season_id is None:
+        line = fill(_("{track}, {laps} lap(s), Garage draft, round {round}: {cars}"),
+                    track=track_title(summary.track_id), laps=summary.laps,
+                    round=min(3, summary.inputs // max(1, summary.drivers) + 1), cars=cars)
+    else:
+        line = fill(_("{track}, {laps} lap(s), Garage draft: {cars}"),
+                    track=track_title(summary.track_id), laps=summary.laps, cars=cars)
+    if season is None:
+        return line
+    name, number, races = season
+    return _("{season}, race {n} of {races}: {race}").format(
+        season=name, n=number, races=races, race=line)
+
+
+def item_line(app: Any, item: Any) -> str:
+    """A race or a Garage draft not over, in words (with its season, if any)."""
+    if item.kind == "draft":
+        season = app.season_words(item.season_id, item.race_no) if item.season_id else None
+        return draft_line(item, season)
+    return race_line(item, app.season_of_race(item.id))
+
+
 class StartScreen(PagedScreen):
     page = StringProperty("home")
     resumable = BooleanProperty(True)
@@ -68,12 +96,23 @@ class StartScreen(PagedScreen):
         self._place_page()
         App.get_running_app().continue_race(race_id)
 
+    def continue_draft(self, draft_id: str) -> None:
+        self.page = "home"
+        self._place_page()
+        App.get_running_app().continue_draft(draft_id)
+
     def new_race(self, confirmed: bool = False) -> None:
-        """New race; while a race is unfinished, ask first (Continue it / new race anyway)."""
+        """New race; while a race is unfinished, ask first (Continue it / new race anyway). A
+        Garage draft not over that Continue would open is ended by a new race (asked first
+        too): its cards are the new race's to deal again."""
         app = App.get_running_app()
         if not confirmed and app.race_log is not None and app.continue_target() is not None:
             self.show_page("ask")
             return
+        if confirmed and app.race_log is not None:
+            items = app.unfinished()
+            if items and items[0].kind == "draft":
+                app.abandon_draft(items[0].id)
         self.page = "home"
         self._place_page()
         app.screen("newrace").open_setup()
@@ -122,18 +161,25 @@ class StartScreen(PagedScreen):
         new.why_disabled = f"{_(TITLES[READ_ONLY])}. {_(READ_ONLY_FIX)}"
         season = self.lead["new_season_button"]
         season.disabled, season.why_disabled = new.disabled, new.why_disabled
-        unfinished = app.unfinished_races()
+        unfinished = app.unfinished()
         target = unfinished[0] if unfinished else None
         if self.resumable != (target is not None):
             self._lead(target is not None)
         button.disabled, button.opacity = target is None, 1
         button.why_disabled = _("No race is unfinished: New race starts one.")
-        season = app.season_of_race(target.id) if target is not None else None
-        info.text = race_line(target, season) if target is not None else _("No unfinished race.")
+        line = item_line(app, target) if target is not None else ""
+        info.text = line or _("No unfinished race.")
         others.text = (_("Other unfinished races: {n}").format(n=len(unfinished) - 1)
                        if len(unfinished) > 1 else "")
         if self.page == "ask":
-            self.ids.ask_race.text = race_line(target, season) if target is not None else ""
+            draft = target is not None and target.kind == "draft"
+            self.ids.ask_title.text = (_("A Garage draft is unfinished") if draft
+                                       else _("A race is unfinished"))
+            self.ids.ask_race.text = line
+            self.ids.ask_continue.text = _("Continue the draft") if draft else _("Continue it")
+            self.ids.ask_note.text = (
+                _("A new race ends this draft: Continue no longer offers it.") if draft else
+                _("A new race keeps it: it stays one tap away under Other unfinished races."))
         elif self.page == "unfinished":
             self._unfinished(unfinished)
 
@@ -143,11 +189,13 @@ class StartScreen(PagedScreen):
         box.clear_widgets()
         for summary in races:
             row = BoxLayout(size_hint_y=None, height=app.tap * 1.3, spacing=app.fs * 0.4)
-            label = ToneLabel(text=race_line(summary, app.season_of_race(summary.id)),
-                              scale="small", size_hint_y=1)
+            label = ToneLabel(text=item_line(app, summary), scale="small", size_hint_y=1)
             row.add_widget(label)
             button = Btn(text=_("Continue"), size_hint_x=None, width=app.tap * 2.6,
                          test_name=f"resume {summary.id}")
-            button.bind(on_release=lambda _b, r=summary.id: self.continue_race(r))
+            if summary.kind == "draft":
+                button.bind(on_release=lambda _b, r=summary.id: self.continue_draft(r))
+            else:
+                button.bind(on_release=lambda _b, r=summary.id: self.continue_race(r))
             row.add_widget(button)
             box.add_widget(row)

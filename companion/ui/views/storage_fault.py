@@ -12,6 +12,7 @@ Where an error happened (``Fault.context``) changes what it means for the race:
 
 * ``open``: opening the race log (start-up, Retry);
 * ``input``: a race input, undo or redo: it was not recorded, and the race is as it was;
+* ``pick``: a Garage draft's pick (or swap): it was not recorded, and the draft is as it was;
 * ``read``: showing a screen (races, results, standings…): nothing was changed;
 * ``action``: anything else (starting a race, a season, an export).
 """
@@ -51,6 +52,7 @@ DEFAULT_TITLE = N_("The race log cannot be used")
 
 CONSEQUENCES: dict[str, str] = {
     "input": N_("Your input was not recorded: the race is exactly as it was before it."),
+    "pick": N_("Your pick was not recorded: the draft is exactly as it was before it."),
     "action": N_("Nothing was changed."),
 }
 
