@@ -252,6 +252,8 @@ def _no_orphans(renderer: Any) -> None:
     for _fix in range(ORPHAN_FIXES):
         lines = ["".join(word.text for word in line.words)
                  for line in renderer._cached_lines]
+        if not any(line[:1] in NO_LINE_START for line in lines[1:]):
+            return  # the usual case: no line begins so (checked before any text is mapped)
         at = orphan_break(renderer.text, lines)
         if at is None:
             return
