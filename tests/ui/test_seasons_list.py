@@ -100,3 +100,26 @@ def test_a_season_s_status_takes_one_bracket_style(ui, monkeypatch: pytest.Monke
         assert status.count(opening) == 1 and status.count(closing) == 1, status
         assert status.index(opening) < status.index(closing), status
         assert not set(others) & set(status), status
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_an_official_season_s_tracks_follow_the_language_s_colon(ui, language: str) -> None:
+    """The official seasons, each year with its tracks: in Traditional Chinese the colon was
+    an ASCII one that never went through the catalog ("1961: 英國、 美國、 義大利"; found by
+    a table test). The year and its tracks are now joined by a translated line: a full-width
+    colon in zh_TW, an ASCII colon and a space in English and Korean."""
+    from companion.championship import SEASONS
+    from companion.i18n import listed
+    from companion.ui.views.names import track_title
+
+    ui.app.set_language(language)
+    ui.app.show("seasons")
+    ui.pump(3)
+    colon = "：" if language == "zh_TW" else ": "
+    for year, definition in SEASONS.items():
+        label = find_all(ui.app.sm.current_screen, f"season {year}")[0].parent.children[-1]
+        first = label.text.split("\n")[0]
+        tracks = listed(track_title(race.track) for race in definition.races)
+        assert first.startswith(f"{year}{colon}{tracks}"), first
+        if language == "zh_TW":
+            assert ":" not in first, first

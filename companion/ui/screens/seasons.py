@@ -69,7 +69,8 @@ class SeasonsScreen(BaseScreen):
 
         for year, definition in SEASONS.items():
             tracks = listed(track_title(r.track) for r in definition.races)
-            text = f"{year}: {tracks}"
+            # the language's colon: full-width in zh_TW (it read "1961: 英國、 美國、 義大利")
+            text = _("{year}: {tracks}").format(year=year, tracks=tracks)
             playable = all(r.playable for r in definition.races)
             if not definition.verified:
                 text += "\n" + _("Unverified data.")
