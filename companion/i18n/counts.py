@@ -12,6 +12,13 @@ value is a whole number: ``s`` unless that count is 1, nothing when it is 1.
 ...      count=2, given=1)
 '2 Stress cards played, so give 2 flipped Basic cards, not 1.'
 
+A line that wraps in a narrow column keeps each number with the words beside it
+(:func:`fill_kept`): the spaces either side of it are no-break spaces (Kivy breaks a line only
+at a space), so "得到 1" / "張贊助卡" cannot happen.
+
+>>> fill_kept("{car} 得到 {cards} 張贊助卡", car="Ana Lee", cards=1)
+'Ana Lee 得到\xa01\xa0張贊助卡'
+
 Kivy-free and standard library only.
 """
 
@@ -24,6 +31,9 @@ from .particles import particles
 
 PLURAL_MARK = "(s)"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+NO_BREAK_SPACE = "\u00a0"
+_NUMBER = re.compile(r"\{(\w+)\}|\d+")
+"""A placeholder (a number when its value is a whole number) or digits written in a message."""
 
 
 def _count(value: object) -> int | None:
@@ -63,3 +73,28 @@ def fill(template: str, /, **params: object) -> str:
     """``template`` (already translated) with its counted words resolved, then filled in (a
     Korean particle after a number or a name then in the one form it takes: ``particles``)."""
     return particles(counted(template, params).format(**params))
+
+
+def kept_together(template: str, params: Mapping[str, object]) -> str:
+    """``template`` with each space beside a number made a no-break space: beside a
+    placeholder whose value in ``params`` is a whole number, or beside digits the message
+    writes itself ("第 {round} 回合", "races 1 to {last}"). A name's own spaces (a value's) are
+    kept as they are."""
+    chars = list(template)
+    for found in _NUMBER.finditer(template):
+        name = found.group(1)
+        if name is not None and _count(params.get(name)) is None:
+            continue
+        start, end = found.span()
+        if start > 0 and chars[start - 1] == " ":
+            chars[start - 1] = NO_BREAK_SPACE
+        if end < len(chars) and chars[end] == " ":
+            chars[end] = NO_BREAK_SPACE
+    return "".join(chars)
+
+
+def fill_kept(template: str, /, **params: object) -> str:
+    """:func:`fill`, each number kept on one line with the words beside it
+    (:func:`kept_together`): for lines that wrap in a narrow column (Results, Standings), where
+    a count was read apart from its noun ("…得到 1" / "張贊助卡"; found by a table test)."""
+    return fill(kept_together(template, params), **params)

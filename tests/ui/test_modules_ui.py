@@ -91,7 +91,8 @@ def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
     assert app.sm.current == "results"
     results = app.sm.current_screen
     assert find(results, "out red").text == "Red"
-    assert find(results, "out red words").text.startswith("Eliminated: did not finish\nRed won ")
+    assert find(results, "out red words").text.startswith(
+        "Eliminated: did not finish\nRed won\u00a0")  # the count kept with its words
     assert find(results, "place 1").text.startswith("1. Legend Black")
     saved = results.saved_json.read_text(encoding="utf-8")
     assert '"eliminated": [\n    "red",\n    "blue"\n  ]' in saved

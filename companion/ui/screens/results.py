@@ -9,7 +9,7 @@ from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _
-from companion.i18n.counts import fill
+from companion.i18n.counts import fill_kept
 
 from ..views.names import car_label, track_title
 from ..views.race_view import uses_sponsors
@@ -22,14 +22,15 @@ from .base import BaseScreen
 
 def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
     """``(test name, headline, what it means, out)`` for every car: finishers in order, then
-    the eliminated."""
+    the eliminated. A number stays on one line with the words beside it (``fill_kept``: the
+    column is narrow, "…得到 1" / "張贊助卡" was read apart)."""
     sponsors = uses_sponsors(state)
     out = []
     for car, place, rnd in state.results:
         name = car_label(state, car)
-        words = [_("Finished in round {round}").format(round=rnd)]
+        words = [fill_kept(_("Finished in round {round}"), round=rnd)]
         if sponsors and not state.car(car).legend:
-            words.append(fill(_("{car} won {cards} Sponsorship card(s)"),
+            words.append(fill_kept(_("{car} won {cards} Sponsorship card(s)"),
                 car=name, cards=state.car(car).sponsors))
         out.append((f"place {place}", _("{place}. {car}").format(place=place, car=name),
                     "\n".join(words), False))
@@ -37,7 +38,7 @@ def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
         name = car_label(state, car.id)
         words = [_("Eliminated: did not finish")]
         if sponsors and not car.legend:
-            words.append(fill(_("{car} won {cards} Sponsorship card(s)"),
+            words.append(fill_kept(_("{car} won {cards} Sponsorship card(s)"),
                 car=name, cards=car.sponsors))
         out.append((f"out {car.id}", name, "\n".join(words), True))
     return out

@@ -12,7 +12,7 @@ from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _, listed
-from companion.i18n.counts import fill
+from companion.i18n.counts import fill_kept
 
 from ..views.names import car_name
 from ..views.standings_columns import RaceColumns, race_columns
@@ -71,7 +71,10 @@ class StandingsScreen(BaseScreen):
         season = stored.season
         definition = season.definition
         played = season.races_played
-        self.ids.title.text = fill(_("{season}: {played} of {races} race(s) played"),
+        # a number kept with the words beside it where a line wraps (fill_kept: "…, 57" /
+        # "points." was read apart)
+        self.ids.title.text = fill_kept(
+            _("{season}: {played} of {races} race(s) played"),
             season=definition.name, played=played, races=len(definition.races))
         if season.over:
             self.ids.title.text = self.champion_words(season)
@@ -94,8 +97,8 @@ class StandingsScreen(BaseScreen):
         self.ids.note.text = "\n".join(
             [_("Each race: points, then the place in brackets.")]
             # a twelve-race season at 800x480: the first races share a column ("1–7")
-            + ([_("{columns}: the points of races 1 to {last} added up.").format(
-                columns=self.columns.header(), last=self.columns.summed)]
+            + ([fill_kept(_("{columns}: the points of races 1 to {last} added up."),
+                          columns=self.columns.header(), last=self.columns.summed)]
                if self.columns.summed else [])
             # "(-)": eliminated, no place (Title sponsor withdraws, docs/rules.md §3.3)
             + ([_("(-): out of the race, no place.")] if unplaced else [])
@@ -120,13 +123,13 @@ class StandingsScreen(BaseScreen):
         lines = season.standings()
         first = [line for line in lines if line.rank == 1]
         if len(first) == 1:
-            return fill(_("{season} champion: {car}, {points} point(s)."),
-                        season=season.definition.name, car=car_name(first[0].car),
-                        points=first[0].points)
-        return fill(_("{season} champions, level: {cars}, {points} point(s) each."),
-                    season=season.definition.name,
-                    cars=listed(car_name(line.car) for line in first),
-                    points=first[0].points)
+            return fill_kept(_("{season} champion: {car}, {points} point(s)."),
+                             season=season.definition.name, car=car_name(first[0].car),
+                             points=first[0].points)
+        return fill_kept(_("{season} champions, level: {cars}, {points} point(s) each."),
+                         season=season.definition.name,
+                         cars=listed(car_name(line.car) for line in first),
+                         points=first[0].points)
 
     def _table(self, season: Any) -> None:
         app = App.get_running_app()

@@ -1,0 +1,125 @@
+"""Results and Standings at 800x480: a line that wraps keeps each number with the words beside
+it, in every language (a table test read "…得到 1" / "張贊助卡", the count on one line and its
+noun on the next)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.ui.widgets.lookup import walk
+
+pytestmark = pytest.mark.ui
+
+NAMES = ("Maximilianus", "Bartholomews", "歐陽娜娜司馬長風上官婉兒", "Konstantinos",
+         "남궁민수황보영희제갈공명", "Christophers")
+"""Six drivers of twelve letters."""
+
+
+def rendered_lines(label: Any) -> list[str]:
+    """The lines ``label`` is drawn in."""
+    from companion.ui.widgets import text_cache
+
+    label.texture_update()
+    return ["".join(word.text for word in line.words)
+            for line in text_cache.renderer(label)._cached_lines]
+
+
+def number_breaks(screen: Any) -> tuple[list[str], int]:
+    """Where a label of ``screen`` wraps a line beside a number (the line before ends with a
+    digit, or the next starts with one), as ``"before | after"``; and how many wrapped breaks
+    its labels have in all."""
+    from kivy.uix.label import Label
+
+    from companion.ui.widgets import text_cache
+
+    found, breaks = [], 0
+    for label in walk(screen):
+        if not isinstance(label, Label) or not label.text or label.opacity == 0:
+            continue
+        label.texture_update()
+        lines = text_cache.renderer(label)._cached_lines
+        for before, line in zip(lines, lines[1:], strict=False):
+            if not line.line_wrap:
+                continue
+            breaks += 1
+            end = "".join(word.text for word in before.words).rstrip()
+            start = "".join(word.text for word in line.words).lstrip()
+            if (end and end[-1].isdigit()) or (start and start[0].isdigit()):
+                found.append(f"{end} | {start}")
+    return found, breaks
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_sponsorship_line_keeps_its_count_with_its_cards(ui, language: str) -> None:
+    """A 1962 season's race (Press Corners: Sponsorship cards), six twelve-letter names: the
+    line under a driver that says the cards won wrapped between the count and its noun
+    ("…得到 1" / "張贊助卡", "…: 스폰서 카드" / "1장 획득", "… won 1" / "Sponsorship card").
+    No line of the Results breaks beside a number now."""
+    from test_results_words import play_out
+
+    from companion.championship.seasons import SEASONS
+    from companion.engine import CarEntry
+    from companion.ui.views.next_race import plan_next_race
+
+    app = ui.app
+    store = app.season_store()
+    cars = tuple(CarEntry(colour, name) for colour, name in zip(
+        ("red", "blue", "green", "yellow", "grey", "black"), NAMES, strict=True))
+    season_id = store.create_season(SEASONS["1962"], cars)
+    plan = plan_next_race(store, season_id, seed=5)
+    assert plan is not None
+    app.season_id = season_id
+    app.open_session(play_out(store.start_race(plan.season_id, plan.setup({}))))
+    assert app.sm.current == "results"
+    assert any(car.sponsors for car in app.session.state.cars)
+    app.set_language(language)
+    try:
+        ui.pump(3)
+        screen = app.sm.current_screen
+        found, breaks = number_breaks(screen)
+        assert breaks > 0  # lines do wrap in the finishing order's column
+        assert found == []
+        # the cards' noun whole on one line (in Korean its two words: "스폰서" / "카드 1장")
+        noun = {"en": "Sponsorship card", "zh_TW": "張贊助卡", "ko": "스폰서 카드"}[language]
+        said = 0
+        for label in walk(screen):
+            if getattr(label, "test_name", "").endswith(" words") and "\n" in label.text:
+                said += 1
+                assert any(noun in line.replace("\u00a0", " ")
+                           for line in rendered_lines(label)), rendered_lines(label)
+        assert said >= 4  # every driver's (the Legends' say no cards)
+    finally:
+        app.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_the_standings_keep_each_number_with_its_words(ui, language: str) -> None:
+    """A custom season over, its name and its champion's long: the title wrapped between
+    the champion's points and their noun ("…, 57" / "points."). The Standings' lines (title,
+    the notes under the table) keep a number with the words beside it."""
+    from types import SimpleNamespace
+
+    from companion.championship import CarEntry, RaceResult, Season, SeasonDef, SeasonRace
+
+    cars = tuple(CarEntry(colour, name) for colour, name in zip(
+        ("red", "blue", "green", "yellow", "grey", "black"),
+        ("歐陽娜娜司馬長風上官婉兒", *NAMES[:2], *NAMES[3:]), strict=True))
+    definition = SeasonDef("custom", "Long summer cup", (SeasonRace("usa"),) * 12)
+    season = Season(definition, cars)
+    for _race in range(12):
+        season = season.with_result(RaceResult(order=tuple(car.id for car in cars)))
+    assert season.over
+    app = ui.app
+    stored = SimpleNamespace(id="s1", season=season, running=None, race_ids=())
+    app.season_store = lambda: SimpleNamespace(season=lambda _id: stored)
+    app.season_id = "s1"
+    app.set_language(language)
+    try:
+        app.show("standings")
+        ui.pump(3)
+        found, _breaks = number_breaks(app.sm.current_screen)
+        assert found == []
+    finally:
+        app.set_language("en")
