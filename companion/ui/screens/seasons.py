@@ -11,7 +11,7 @@ from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from ..views.names import car_name, track_title
-from ..widgets.basic import Btn, ToneLabel
+from ..widgets.basic import Btn, MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: seasons.kv
 from .base import BaseScreen
 
 

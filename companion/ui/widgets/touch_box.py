@@ -7,7 +7,8 @@ do not overlap and none of those used here wants a touch that is not on it, so t
 touch only to the child under it: the same widget gets it, the others are not asked. A touch a
 widget grabbed (a pressed button's release, a scroll) still reaches it through the grab, which
 Kivy dispatches to the grabbing widget directly. :class:`FitScroller`, a scroll view with
-nothing to scroll, hands a touch straight to its content too, grabbing nothing.
+nothing to scroll, hands a touch straight to its content too, grabbing nothing; when it does
+scroll, its bar is every list's (:class:`~.basic.MoreBelow`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
+
+from .basic import MoreBelow
 
 
 def dispatch_to_hit(widget: Any, event: str, touch: Any) -> bool:
@@ -58,13 +60,13 @@ class TouchGrid(HitMixin, GridLayout):  # type: ignore[misc]
     """A :class:`GridLayout` that hands a touch only to the child under it."""
 
 
-class FitScroller(ScrollView):  # type: ignore[misc]
-    """A :class:`ScrollView` that, while it has nothing to scroll (``do_scroll_x`` and
-    ``do_scroll_y`` off: its content fits), hands a touch straight to its content. Kivy's
-    would still ask its content for a scroll gesture first and grab the touch, and a grabbed
-    touch's moves and release are dispatched to it once more, through every parent's
-    coordinates. Its release and moves reach the content as any touch's do (the grab of the
-    button it pressed included)."""
+class FitScroller(MoreBelow):  # type: ignore[misc]
+    """A scroll view that, while it has nothing to scroll (``do_scroll_x`` and ``do_scroll_y``
+    off: its content fits), hands a touch straight to its content; while it scrolls, its bar
+    is in sight (a :class:`~.basic.MoreBelow`). Kivy's would still ask its content for a
+    scroll gesture first and grab the touch, and a grabbed touch's moves and release are
+    dispatched to it once more, through every parent's coordinates. Its release and moves
+    reach the content as any touch's do (the grab of the button it pressed included)."""
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.do_scroll_x or self.do_scroll_y or self._touch is not None:

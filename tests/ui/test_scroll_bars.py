@@ -1,0 +1,57 @@
+"""Lists that scroll say so: while one is taller than its view, its bar stays in sight, wide and
+in the accent colour, styled once (``MoreBelow`` in ``common.kv``); Kivy's own bar, thin and
+faint grey, showed only while scrolling (found by table tests)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+UI = Path(__file__).resolve().parents[2] / "companion" / "ui"
+
+
+def test_the_seasons_list_shows_its_bar(ui) -> None:
+    """The Championship screen at 800x480: the official seasons under the stored ones are
+    more than the view shows; its bar was Kivy's faint grey one (found by a table test)."""
+    from pixels import accent_bar_hits
+
+    app = ui.app
+    ui.player.press("championship")
+    ui.pump(3)
+    view = app.sm.current_screen.ids.rows.parent
+    assert view.viewport_size[1] > view.height  # more seasons than fit
+    hits = accent_bar_hits(view, app.c_accent)
+    assert hits >= 5, hits  # the bar, in the accent colour, along the list's side
+
+
+def test_a_scroll_bar_is_styled_in_one_place() -> None:
+    """The accent bar's colours are set by MoreBelow's rule alone: the race screen's gear
+    panel repeated them (and its width), and a screen that repeats them drifts from the
+    others when the style changes."""
+    styled = []
+    for path in sorted(UI.rglob("*.kv")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.match(r"\s*bar_(color|inactive_color)\s*:", line):
+                styled.append(f"{path.relative_to(UI)}:{number}")
+    assert styled == ["widgets/common.kv:40", "widgets/common.kv:41"]
+
+
+def test_the_race_panel_keeps_its_bar_when_it_scrolls(ui) -> None:
+    """The race screen's panel (a FitScroller) scrolls only on a screen too small for its
+    buttons: its bar is then the lists' own (a MoreBelow), in the accent colour, wide."""
+    from companion.ui.demo.table_shots import SIX, start
+    from companion.ui.widgets.basic import MoreBelow
+
+    app = ui.app
+    start(app, SIX, 0)
+    ui.pump(3)
+    box = app.sm.current_screen.ids.panel_box
+    assert isinstance(box, MoreBelow)
+    assert list(box.bar_color) == list(app.c_accent)
+    assert list(box.bar_inactive_color) == list(app.c_accent)
+    assert box.bar_width == max(4, app.fs * 0.3)
+    assert not box.do_scroll_x
