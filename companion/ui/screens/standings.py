@@ -17,7 +17,11 @@ from companion.i18n.counts import fill_kept
 from ..views.names import car_name
 from ..views.standings_columns import RaceColumns, race_columns
 from ..widgets.basic import Cell, Row, ToneLabel  # noqa: F401 - ToneLabel: standings.kv
-from ..widgets.points_chart import PointsChartView  # noqa: F401 - used by standings.kv
+from ..widgets.points_chart import (  # noqa: F401 - PointsChartView: standings.kv
+    PointsChartView,
+    least_width,
+    name_label,
+)
 from ..widgets.race_panel import MIN_NAME_FONT, fit_font
 from ..widgets.saved_line import SavedLine  # noqa: F401 - used by standings.kv
 from ..widgets.text_fit import FIT
@@ -159,7 +163,16 @@ class StandingsScreen(BaseScreen):
         # size while that leaves RACES_BESIDE_NAMES race columns, else they are written
         # smaller, down to the readable floor.
         names = [car_name(line.car) for line in lines] or [""]
-        spare = TABLE_SHARE[1] * room - rank_width - total_width
+        # The chart keeps the room its races need (a twelve-race season's lines crowded in
+        # 135 px at 800x480): the table takes at most what it leaves, but never less than
+        # each car (its name at the readable floor), two race columns and the total need.
+        chart = least_width(races, [name_label(car_name(line.car), line.points)
+                                    for line in lines], app.fs_small)
+        least = rank_width + widest(names, MIN_NAME_FONT) + 2 * race_width + total_width
+        high = min(TABLE_SHARE[1], max(least, room - chart) / room) if room > 0 else (
+            TABLE_SHARE[1])
+        low = min(TABLE_SHARE[0], high)
+        spare = high * room - rank_width - total_width
         fits = int((spare - widest(names)) // race_width)
         if fits < min(races, RACES_BESIDE_NAMES):
             fits = int((spare - widest(names, MIN_NAME_FONT)) // race_width)
@@ -178,8 +191,8 @@ class StandingsScreen(BaseScreen):
         widths = [rank_width, widest([cells[1] for cells, _n, _t in rows]),
                   *[race_width] * columns.count, total_width]
         # The table takes from the chart what its figures and names need (four races and
-        # twelve-letter names: 0.55 of the row at 800x480), from 0.45 to 0.6 of the row.
-        low, high = TABLE_SHARE
+        # twelve-letter names: 0.55 of the row at 800x480), from 0.45 to 0.6 of the row (less
+        # where the chart's races need more room).
         share = min(high, max(low, sum(widths) / room)) if room > 0 else low
         self.ids.table.parent.size_hint_x = share
         self.ids.chart.size_hint_x = 1 - share

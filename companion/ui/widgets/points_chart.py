@@ -9,7 +9,30 @@ from kivy.properties import ObjectProperty, StringProperty
 
 from companion.i18n import _
 
-from .line_chart import NAMES_GAP, LineChart
+from .line_chart import NAMES_GAP, NAMES_MARGIN, NAMES_SHARE, LineChart
+from .text_fit import FIT
+
+Y_AXIS = 2.6
+"""Left of the plot: the points' numbers, in the chart's text sizes."""
+RACE_PX = 20.0
+"""The least room a race takes on the plot: a dot (12 px) and a gap most of one as wide (a
+twelve-race season had 11 px a race, at 800x480, its lines and dots crowded together)."""
+
+
+def name_label(name: str, points: int) -> str:
+    """What the chart writes at the end of a car's line: its name and its points."""
+    return _("{car}: {points}").format(car=name, points=points)
+
+
+def least_width(races: int, labels: list[str], size: float) -> float:
+    """The least width of a points chart of ``races`` races, its names' ``labels`` at text
+    ``size``: the points' numbers, :data:`RACE_PX` a race, then the names' column (the
+    widest label on one line, or :data:`~.line_chart.NAMES_SHARE` of the chart where the
+    names are written on two lines instead)."""
+    plot = size * Y_AXIS + max(1, races) * RACE_PX
+    one_line = max((FIT.width(label, size) for label in labels), default=0.0) + size * (
+        NAMES_GAP + NAMES_MARGIN)
+    return float(min(plot + one_line, plot / (1 - NAMES_SHARE)))
 
 
 class PointsChartView(LineChart):
@@ -38,10 +61,9 @@ class PointsChartView(LineChart):
             top_points = max(1, max(max(v) for v in series.values()))
             top, bottom = self.top - fs * 2.6, self.y + fs * 2.4
             names = self.fitted_names(app, {
-                car: lambda name, points=totals[-1]: _("{car}: {points}").format(
-                    car=name, points=points) for car, totals in series.items()},
-                bottom - fs * 0.5, top + fs * 0.5)
-            left = self.x + fs * 2.6
+                car: lambda name, points=totals[-1]: name_label(name, points)
+                for car, totals in series.items()}, bottom - fs * 0.5, top + fs * 0.5)
+            left = self.x + fs * Y_AXIS
             right = self.right - self.names_width(app, list(names.values()))
 
             def xy(race: int, points: int) -> tuple[float, float]:
