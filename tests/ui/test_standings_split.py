@@ -1,6 +1,6 @@
-"""How the Standings row is shared between the table and the points chart at 800x480: a long
-season's chart keeps the room its races need, the table each car, its total and its latest
-race."""
+"""The Standings at 800x480: how the row is shared between the table and the points chart (a
+long season's chart keeps the room its races need, the table each car, its total and its latest
+race), and a title on one line."""
 
 from __future__ import annotations
 
@@ -92,3 +92,45 @@ def test_a_short_season_keeps_its_table_as_it_was(ui) -> None:
     assert TABLE_SHARE[0] <= share <= TABLE_SHARE[1]
     header = [c.text for c in reversed(find(screen, "standings header").children)]
     assert header[2:6] == ["1", "2", "3", "4"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+@pytest.mark.parametrize("champion", ["Maximilianus", "歐陽娜娜司馬長風上官婉兒",
+                                      "남궁민수황보영희제갈공명"])
+def test_a_champion_s_title_takes_one_line(ui, language: str, champion: str) -> None:
+    """A 1965 (Tunnel Vision) season over, its champion of twelve letters: the title wrapped
+    onto two lines at the big size ("… champion: 歐陽娜娜司馬長風上官婉兒, 36" / "points.";
+    found by a table test in English). It is written smaller instead, on one line, never
+    under the readable floor; a short title keeps the big size."""
+    from types import SimpleNamespace
+
+    from test_kept_numbers import rendered_lines
+
+    from companion.championship import CarEntry, RaceResult, Season
+    from companion.championship.seasons import SEASONS
+    from companion.ui.widgets.measure import READABLE_PX
+
+    cars = (CarEntry("red", champion), CarEntry("blue", "Ana"), CarEntry("green", "Ben"))
+    season = Season(SEASONS["1965"], cars)
+    for _race in SEASONS["1965"].races:
+        season = season.with_result(RaceResult(order=("red", "blue", "green")))
+    assert season.over
+    app = ui.app
+    stored = SimpleNamespace(id="s1", season=season, running=None, race_ids=())
+    app.season_store = lambda: SimpleNamespace(season=lambda _id: stored)
+    app.season_id = "s1"
+    app.set_language(language)
+    try:
+        app.show("standings")
+        ui.pump(3)
+        title = find(app.sm.current_screen, "standings title")
+        assert champion in title.text
+        assert len(rendered_lines(title)) == 1, rendered_lines(title)
+        assert READABLE_PX <= title.font_size <= app.fs_big
+        stored.season = Season(SEASONS["1965"], cars)  # not started: a short title
+        app.show("start")
+        app.show("standings")
+        ui.pump(3)
+        assert len(rendered_lines(title)) == 1 and title.font_size == app.fs_big
+    finally:
+        app.set_language("en")

@@ -16,7 +16,12 @@ from companion.i18n.counts import fill_kept
 
 from ..views.names import car_name
 from ..views.standings_columns import RaceColumns, race_columns
-from ..widgets.basic import Cell, Row, ToneLabel  # noqa: F401 - ToneLabel: standings.kv
+from ..widgets.basic import (  # noqa: F401 - OneLineTitle, ToneLabel: standings.kv
+    Cell,
+    OneLineTitle,
+    Row,
+    ToneLabel,
+)
 from ..widgets.points_chart import (  # noqa: F401 - PointsChartView: standings.kv
     PointsChartView,
     least_width,

@@ -275,6 +275,16 @@ class ToneLabel(TLabel):
     scale = OptionProperty("body", options=SCALES)
 
 
+class OneLineTitle(Label):  # type: ignore[misc]
+    """A screen's title in the accent colour, on one line: written smaller than the big size
+    when it is too long for the screen's width, down to the readable floor
+    (:func:`one_line_size`; ``common.kv``), and only then on two lines (a Standings title with
+    a twelve-letter champion wrapped in English: found by a table test). The row keeps the
+    big size's height."""
+
+    test_name = StringProperty("")
+
+
 class Cell(Label):  # type: ignore[misc]
     """One line of a table, cut short with "..." when too long; ``tone``, ``scale`` and
     ``halign`` as for :class:`ToneLabel`."""
