@@ -253,6 +253,33 @@ class SeasonStore:
             out.append(SeasonSummary(str(season_id), str(created), name, races, int(started)))
         return out
 
+    def seasons_to_go(self) -> list[SeasonSummary]:
+        """The seasons with a race not started yet, the one played last first: those with a
+        race started, by when their last race was (the season created last on a tie), then
+        those with none yet, the one created last first. A season whose definition cannot be
+        read is left out (opening it says what is damaged); a season whose race is running is
+        in the list (its race is unfinished)."""
+        if not self._tables:
+            return []
+        with self._log.reading() as db:
+            rows = db.execute(
+                "SELECT s.id, s.created, s.definition, COUNT(l.race_id), "
+                "MAX(r.created) AS latest "
+                "FROM seasons s LEFT JOIN season_races l ON l.season_id = s.id "
+                "LEFT JOIN races r ON r.id = l.race_id "
+                "GROUP BY s.id ORDER BY latest IS NULL, latest DESC, s.rowid DESC").fetchall()
+        out = []
+        for season_id, created, definition, started, _latest in rows:
+            try:
+                doc = json.loads(definition)
+                name, races = str(doc["name"]), len(doc["races"])
+            except (ValueError, KeyError, TypeError, RecursionError):
+                continue
+            if int(started) < races:
+                out.append(SeasonSummary(str(season_id), str(created), name, races,
+                                         int(started)))
+        return out
+
     def _empty_season(self, db: sqlite3.Connection, season_id: str) -> tuple[str, Season]:
         row = db.execute("SELECT created, definition, cars, options FROM seasons WHERE id = ?",
                          (season_id,)).fetchone()

@@ -360,7 +360,8 @@ def test_the_season_over_says_who_is_champion(ui) -> None:
     # On the screen, in each language
     app = ui.app
     stored = SimpleNamespace(id="s1", season=over, running=None, race_ids=())
-    ui.app.season_store = lambda: SimpleNamespace(season=lambda _id: stored)
+    ui.app.season_store = lambda: SimpleNamespace(season=lambda _id: stored,
+                                                  seasons_to_go=lambda: [])  # (Start's)
     app.season_id = "s1"
     said = {"en": "1962 champion: Maximilianus, 15 points.",
             "zh_TW": "1962 賽季冠軍：Maximilianus，15 分。",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,19 @@ from companion.storage import paths as storage_paths
 SEATS_FILE = "seats.json"
 """Seat -> car of every race started in the app, by race id (the table's wiring, not the
 race's rules, so it lives beside the log rather than in it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRaceToGo:
+    """A season's next race, as Start leads to it when nothing is unfinished."""
+
+    season_id: str
+    name: str
+    number: int
+    """The race's number in the season (1, 2, ...)."""
+    races: int
+    track: str
+    """The race's track id."""
 
 
 class DataMixin:
@@ -181,6 +195,37 @@ class DataMixin:
         """The race (or draft) Continue opens (None: nothing is unfinished)."""
         items = self.unfinished()
         return str(items[0].id) if items else None
+
+    def season_to_go(self) -> SeasonRaceToGo | None:
+        """The season race Start leads to when nothing is unfinished: the next race of the
+        season with races to go that the table played last (the season of ``last_race``, else
+        the one whose race was started last, else the one created last:
+        ``SeasonStore.seasons_to_go``); None when no season has a race to go, or the seasons
+        cannot be read (Start then leads as on a new table)."""
+        from companion.storage.errors import StorageError
+
+        try:
+            if not self.has_seasons():
+                return None
+            store = self.season_store()
+            waiting = store.seasons_to_go()
+            last = getattr(self, "last_race", None)
+            found = store.season_of(last) if last else None
+            if found is not None:  # the season played last, first
+                waiting.sort(key=lambda summary: summary.id != found[0])
+            for summary in waiting[:3]:  # (a damaged one is passed over)
+                try:
+                    stored = store.season(summary.id)
+                except StorageError:
+                    continue
+                race = stored.season.next_race
+                if race is None or stored.running is not None:
+                    continue
+                return SeasonRaceToGo(summary.id, summary.name, stored.season.races_played + 1,
+                                      summary.races, race.track)
+        except StorageError:
+            return None
+        return None
 
     def season_of(self, race_id: str) -> tuple[str, int] | None:
         return self.season_store().season_of(race_id) if self.has_seasons() else None

@@ -28,11 +28,14 @@ from .base import BaseScreen
 
 class NextRaceScreen(BaseScreen):
     plan: NextRace | None = None
+    back_to = "standings"
+    """Where Back leads: the season's standings, or Start when its Next race opened this."""
 
-    def prepare(self, seed: int | None = None) -> None:
+    def prepare(self, seed: int | None = None, back_to: str = "standings") -> None:
         """The next race of the app's season: the one its Garage draft under way is for (drawn
-        from the same seed), else drawn afresh."""
+        from the same seed), else drawn afresh. ``back_to``: the screen Back returns to."""
         app = App.get_running_app()
+        self.back_to = back_to
         if seed is None:
             self.plan = app.season_draft_plan(app.season_id)
             if self.plan is not None:
@@ -44,6 +47,7 @@ class NextRaceScreen(BaseScreen):
         """The plan a season's Garage draft taken up after a restart began from (the draft's
         Back comes here)."""
         self.plan = plan
+        self.back_to = "standings"
 
     def refresh(self) -> None:
         app = App.get_running_app()

@@ -7,7 +7,9 @@ unfinished races" lists every other one, and New race asks first while one is un
 it up where it was (after a power cut too), and New race asks first, then ends it
 (``tests/ui/test_draft_resume.py``). With nothing to continue (a new table's first look),
 New race and New season lead and Continue is a greyed tile among the smaller ones, saying why
-when tapped.
+when tapped. With nothing unfinished but a season with races to go, Continue is that season's
+Next race (the season played last), beside New race and New season
+(``tests/ui/test_start_season.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.i18n import _, listed
@@ -71,10 +73,14 @@ def item_line(app: Any, item: Any) -> str:
 
 class StartScreen(PagedScreen):
     page = StringProperty("home")
-    resumable = BooleanProperty(True)
-    """A race is unfinished (or the log is not read yet): Continue leads, in the accent
-    colour, beside New race. False: New race (accent) and New season lead, Continue is a small
-    greyed tile (``_lead``)."""
+    leads = StringProperty("unfinished")
+    """What the screen leads with (``_lead``): "unfinished" (a race or a draft is unfinished,
+    or the log is not read yet): Continue, in the accent colour, beside New race; "season"
+    (nothing unfinished, a season has races to go): Continue, named Next race, opens the
+    season's next race, beside New race and New season; "new" (neither): New race (accent)
+    and New season, Continue a small greyed tile."""
+    to_go: Any = None
+    """The season race Continue opens while ``leads`` is "season" (``SeasonRaceToGo``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -82,7 +88,7 @@ class StartScreen(PagedScreen):
         self.lead = {name: self.ids[name].__self__ for name in (
             "continue_column", "continue_button", "new_race_button", "new_season_button")}
         """The tiles ``_lead`` moves (held here: one of them is out of the tree at a time)."""
-        self._lead(True)
+        self._lead("unfinished")
         self._place_page()
 
     def on_pre_enter(self, *_args: Any) -> None:
@@ -90,6 +96,20 @@ class StartScreen(PagedScreen):
             self.show_page("home")
 
     # --- actions -------------------------------------------------------------------------------
+
+    def go_on(self) -> None:
+        """Continue: the race (or draft) played last, or the next race of a season."""
+        if self.leads == "season" and self.to_go is not None:
+            self.next_race(self.to_go.season_id)
+        else:
+            self.continue_race()
+
+    def next_race(self, season_id: str) -> None:
+        """The season's Next race (its Back returns here)."""
+        app = App.get_running_app()
+        app.season_id = season_id
+        app.screen("nextrace").prepare(back_to="start")
+        app.show("nextrace")
 
     def continue_race(self, race_id: str | None = None) -> None:
         self.page = "home"
@@ -129,21 +149,27 @@ class StartScreen(PagedScreen):
 
     # --- drawing -------------------------------------------------------------------------------
 
-    def _lead(self, resumable: bool) -> None:
+    def _lead(self, leads: str) -> None:
         """The tiles a table sees first. With a race to continue: Continue (and the race it
-        opens) beside New race. With none: New race and New season, and Continue greyed and
-        small, last in the row below (a new table's first look was a large greyed Continue;
-        Championship stays where Back's quick second touch lands, bottom left)."""
-        self.resumable = resumable
+        opens) beside New race. With a season's race to go: Continue (its Next race, and which
+        race it is) beside New race and New season (a table back at a season half played was
+        led to New race and New season, the season only under Championship). With neither: New
+        race and New season, and Continue greyed and small, last in the row below (a new
+        table's first look was a large greyed Continue; Championship stays where Back's quick
+        second touch lands, bottom left)."""
+        self.leads = leads
         ids, tiles = self.ids, self.lead
         column, button = tiles["continue_column"], tiles["continue_button"]
         season = tiles["new_season_button"]
         for widget in (column, button, season):
             if widget.parent is not None:
                 widget.parent.remove_widget(widget)
-        if resumable:
+        if leads != "new":
             column.add_widget(button, index=len(column.children))
             ids.lead_row.add_widget(column, index=len(ids.lead_row.children))
+            if leads == "season":
+                ids.lead_row.add_widget(season)
+            column.size_hint_x = 1.4 if leads == "season" else 1  # leads among three
         else:
             ids.lead_row.add_widget(season)
             ids.more_row.add_widget(button)
@@ -163,12 +189,19 @@ class StartScreen(PagedScreen):
         season.disabled, season.why_disabled = new.disabled, new.why_disabled
         unfinished = app.unfinished()
         target = unfinished[0] if unfinished else None
-        if self.resumable != (target is not None):
-            self._lead(target is not None)
-        button.disabled, button.opacity = target is None, 1
+        self.to_go = to_go = app.season_to_go() if target is None else None
+        leads = "unfinished" if target is not None else "season" if to_go else "new"
+        if self.leads != leads:
+            self._lead(leads)
+        button.disabled, button.opacity = leads == "new", 1
         button.why_disabled = _("No race is unfinished: New race starts one.")
         line = item_line(app, target) if target is not None else ""
-        info.text = line or _("No unfinished race.")
+        if to_go is not None:
+            info.text = _("{season}, race {n} of {races}: {race}").format(
+                season=to_go.name, n=to_go.number, races=to_go.races,
+                race=track_title(to_go.track))
+        else:
+            info.text = line or _("No unfinished race.")
         others.text = (_("Other unfinished races: {n}").format(n=len(unfinished) - 1)
                        if len(unfinished) > 1 else "")
         if self.page == "ask":
