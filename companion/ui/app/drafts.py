@@ -142,6 +142,24 @@ class DraftMixin:
         if flow is not None and flow.stored == draft_id:
             self.draft_flow = None
 
+    def end_damaged_draft(self, draft_id: str) -> tuple[str, int | None] | None:
+        """End a draft the log cannot read or replay (the fault screen's End the draft): it
+        is abandoned, what it recorded stays in the log. For a season's draft, ``(season id,
+        seed)``: the seed its Next race was drawn from (None when its start cannot be read),
+        so that the Next race shown again is the one the table set up; else None."""
+        from ..views.draft_record import season_seed
+
+        drafts = self.log().drafts
+        summary = next((d for d in drafts.open_drafts() if d.id == draft_id), None)
+        seed = None
+        if summary is not None and summary.season_id is not None:
+            with contextlib.suppress(StorageError):
+                seed = season_seed(drafts.draft(draft_id).start)
+        self.abandon_draft(draft_id)
+        if summary is None or summary.season_id is None:
+            return None
+        return summary.season_id, seed
+
     def season_draft_plan(self, season_id: str) -> Any:
         """The Next race plan of the season's draft under way (drawn again from its seed, with
         its Garage deck and mechanics' choices: the Next race screen shows the race the draft

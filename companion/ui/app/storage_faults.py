@@ -15,7 +15,9 @@ Errors reach :meth:`FaultMixin.storage_fault` by three roads:
 What the screen offers (:mod:`companion.ui.views.storage_fault`): Retry (the same thing
 again), Back, View races (read-only storage: the log is reopened to read only), Start a new
 log (a damaged file or one that is not a race log: after a confirmation, the file is renamed
-aside and an empty log started), Reopen race (another writer changed the race).
+aside and an empty log started), Reopen race (another writer changed the race), End the draft
+(a Garage draft the log cannot read or replay: abandoned, its picks kept; a season's draft leads
+to the season's Next race, drawn as the draft's was when that can be read).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.logger import Logger
 
+from companion.storage.drafts import DamagedDraftError
 from companion.storage.errors import StorageError, StorageKind
 
 from ..log_access import as_storage_error
@@ -92,6 +95,8 @@ class FaultMixin:
         def log(self) -> Any: ...
         def season_of(self, race_id: str) -> tuple[str, int] | None: ...
         def season_store(self) -> Any: ...
+        def end_damaged_draft(self, draft_id: str) -> tuple[str, int | None] | None: ...
+        def screen(self, name: str) -> Any: ...
 
     # --- wiring -------------------------------------------------------------------------------
 
@@ -140,7 +145,9 @@ class FaultMixin:
             error=error, context=context, can_retry=retry is not None, back=back,
             viewing=self.storage_read_only, copy=access.copy, copy_problem=access.copy_problem,
             since=since, own_pid=os.getpid(), own_host=socket.gethostname(),
-            race_open=self.session is not None)
+            race_open=self.session is not None,
+            draft=str(getattr(error, "draft_id", "")) if isinstance(error, DamagedDraftError)
+            else "")
         self._fault_retry, self._fault_then = retry, then
         self._fault_back_to = back
         self.fault_confirming = False
@@ -190,6 +197,7 @@ class FaultMixin:
             "retry": self.fault_retry, "back": self.fault_back, "view": self.fault_view_races,
             "new-log": self.fault_ask_new_log, "confirm-new-log": self.fault_new_log,
             "cancel": self.fault_cancel, "reopen": self.fault_reopen, "done": self.fault_done,
+            "end-draft": self.fault_end_draft,
         }
         handlers[key]()
 
@@ -274,6 +282,29 @@ class FaultMixin:
     def fault_done(self) -> None:
         self._new_log = None
         self.show("start")
+
+    def fault_end_draft(self) -> None:
+        """End the Garage draft the log cannot read (abandoned: its picks stay in the log).
+        A season's draft: the season's Next race (drawn from the draft's seed when its start
+        reads; Back as from where the fault came); a single race's: where the fault came from
+        (Start, or the New race form)."""
+        fault = self.fault
+        if fault is None or not fault.draft:
+            return
+        try:
+            season = self.end_damaged_draft(fault.draft)
+        except StorageError as error:
+            self.storage_fault(error, back=fault.back)
+            return
+        self._clear_fault()
+        if season is None:
+            self.show(fault.back or "start")
+            return
+        season_id, seed = season
+        self.season_id = season_id
+        self.screen("nextrace").prepare(seed, back_to="start" if fault.back == "start"
+                                        else "standings")
+        self.show("nextrace")
 
     def fault_reopen(self) -> None:
         """Another writer changed the race: open it again as the log holds it."""

@@ -30,6 +30,7 @@ class StorageFaultScreen(BaseScreen):
         self.ids.detail.text = view.detail
         for key, label in view.actions:
             button = Btn(text=label, test_name=f"fault {key}",
-                         role="accent" if key in ("retry", "confirm-new-log") else "normal")
+                         role="accent" if key in ("retry", "confirm-new-log", "end-draft")
+                         else "normal")
             button.bind(on_release=lambda _b, k=key: app.fault_action(k))
             box.add_widget(button)

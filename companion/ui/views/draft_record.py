@@ -236,6 +236,14 @@ def resume_race(start: Mapping[str, Any], inputs: Sequence[Mapping[str, Any]],
     return form, flow
 
 
+def season_seed(start: Mapping[str, Any]) -> int | None:
+    """The seed a season race's draft drew its Next race from (its grid, Weather and Road
+    Conditions), None when the start does not say it (it is damaged, or a single race's)."""
+    plan = start.get("plan")
+    seed = plan.get("seed") if isinstance(plan, Mapping) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
 def resume_season(store: Any, season_id: str, race_no: int, start: Mapping[str, Any],
                   inputs: Sequence[Mapping[str, Any]],
                   finish: Finish) -> tuple[NextRace, DraftFlow]:

@@ -15,6 +15,9 @@ Where an error happened (``Fault.context``) changes what it means for the race:
 * ``pick``: a Garage draft's pick (or swap): it was not recorded, and the draft is as it was;
 * ``read``: showing a screen (races, results, standings…): nothing was changed;
 * ``action``: anything else (starting a race, a season, an export).
+
+A Garage draft the log cannot read or replay (``Fault.draft``) is offered End the draft, in
+place of a new log: the rest of the log reads, and the draft's picks stay in it.
 """
 
 from __future__ import annotations
@@ -86,6 +89,9 @@ DAMAGED_COPY = N_("The log is kept exactly as it is, and a copy was saved beside
 DAMAGED_NO_COPY = N_("The log is kept exactly as it is. No copy could be made: {problem}.")
 DAMAGED_NEXT = N_("The races that can still be read stay available. To start afresh, start a "
                   "new log: the damaged one is set aside, never deleted.")
+DRAFT_TITLE = N_("This Garage draft cannot be read")
+DRAFT_END = N_("End the draft to go on: nothing recorded is lost (its picks stay in the log), "
+               "and its race can be drafted again.")
 
 CONFIRM_TITLE = N_("Start a new log?")
 CONFIRM_ASIDE = N_("The current log is set aside as {name} in the same folder: nothing is "
@@ -102,6 +108,7 @@ ACTIONS: dict[str, str] = {
     "confirm-new-log": N_("Yes, start a new log"),
     "cancel": N_("Cancel"),
     "done": N_("OK"),
+    "end-draft": N_("End the draft"),
 }
 """Button key -> its label (the screen's buttons are named ``fault <key>``)."""
 
@@ -149,6 +156,9 @@ class Fault:
     while this app holds the log's claim)."""
     race_open: bool = False
     """A race is open (Reopen race after a write conflict)."""
+    draft: str = ""
+    """The Garage draft the log cannot read or replay (its id), when that is the fault: End
+    the draft is offered (the log is writable), and no new log (the rest of it reads)."""
 
     @property
     def kind(self) -> str:
@@ -191,7 +201,7 @@ def _advice(fault: Fault) -> list[str]:
     elif kind == DAMAGED:
         kept = (_(DAMAGED_COPY).format(copy=fault.copy.name) if fault.copy is not None
                 else _(DAMAGED_NO_COPY).format(problem=fault.copy_problem or "?"))
-        lines = [kept, _(DAMAGED_NEXT)]
+        lines = [kept, _(DRAFT_END) if _ends_draft(fault) else _(DAMAGED_NEXT)]
     else:
         lines = [_(ADVICE.get(kind, DEFAULT_ADVICE))]
     return lines + _then(fault)
@@ -206,9 +216,17 @@ def _then(fault: Fault) -> list[str]:
     return [_(THEN_AGAIN)] if fault.back is not None else []
 
 
+def _ends_draft(fault: Fault) -> bool:
+    """A Garage draft the log cannot read, on a log that can be written: the table ends it
+    (a damaged draft that was not the one Continue opens, or a season's, had no way out)."""
+    return bool(fault.draft) and fault.kind == DAMAGED and not fault.viewing
+
+
 def _actions(fault: Fault) -> list[str]:
     kind = fault.kind
     keys: list[str] = []
+    if _ends_draft(fault):
+        return ["end-draft", *(["back"] if fault.back is not None else [])]
     if kind == WRITE_CONFLICT and fault.race_open:
         keys.append("reopen")
     elif fault.can_retry and (kind not in NO_RETRY or (kind == DAMAGED and fault.back is None)):
@@ -237,8 +255,9 @@ def fault_view(fault: Fault) -> FaultView:
     if consequence is not None and kind not in (WRITE_CONFLICT, "unknown-race",
                                                 "unknown-season"):
         lines.insert(0, _(consequence))
+    title = _(DRAFT_TITLE) if _ends_draft(fault) else _(TITLES.get(kind, DEFAULT_TITLE))
     return FaultView(
-        title=_(TITLES.get(kind, DEFAULT_TITLE)), reason=reason, advice="\n".join(lines),
+        title=title, reason=reason, advice="\n".join(lines),
         detail=technical_detail(fault.error),
         actions=tuple((key, _(ACTIONS[key])) for key in _actions(fault)))
 
