@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,16 @@ from companion.storage import paths as storage_paths
 SEATS_FILE = "seats.json"
 """Seat -> car of every race started in the app, by race id (the table's wiring, not the
 race's rules, so it lives beside the log rather than in it)."""
+
+
+def _sync_folder(folder: Path) -> None:
+    """A rename in ``folder`` kept through a power cut (best effort)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,17 +270,38 @@ class DataMixin:
             return {}
         return doc if isinstance(doc, dict) else {}
 
+    def seated(self, seats: dict[int, str]) -> Any:
+        """What storing a race does in its transaction (``RaceLog.new_race``'s ``then``): the
+        race's seats written to the seat file and synced (:meth:`save_seats`) before the race's
+        transaction commits (with the end of the draft it comes from, if any).
+
+        So a race in the log has its seats, whenever the app is killed: killed before the
+        commit, the race is not stored and its seats are an entry no race has (never read:
+        each race's seats are looked up by its id, and a race started here writes its own
+        first); killed after, both are kept. (The seats are the table's wiring, not the race:
+        they stay out of the log and its schema.)"""
+
+        def write(_db: Any, race_id: str) -> None:
+            self.save_seats(race_id, seats)
+
+        return write
+
     def save_seats(self, race_id: str, seats: dict[int, str]) -> None:
-        """Remember which seat plays which car in race ``race_id`` (written atomically). The
-        seats are the table's wiring, not the race: when they cannot be written (the race
-        itself was), the race goes on with them in memory, and the failure is logged."""
+        """Remember which seat plays which car in race ``race_id``: the seat file written under
+        a temporary name, synced, renamed, the folder synced (whole, and kept through a power
+        cut). The seats are the table's wiring, not the race: when they cannot be written, the
+        race goes on with them in memory, and the failure is logged."""
         doc = self._read_seats()
         doc[race_id] = {str(seat): car for seat, car in sorted(seats.items())}
         path = self.data_path / SEATS_FILE
         tmp = path.with_suffix(".json.tmp")
         try:
-            tmp.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+            with open(tmp, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(doc, indent=1))
+                handle.flush()
+                os.fsync(handle.fileno())
             tmp.replace(path)
+            _sync_folder(self.data_path)
         except OSError as error:
             from kivy.logger import Logger
 

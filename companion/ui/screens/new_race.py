@@ -155,10 +155,11 @@ class NewRaceScreen(PagedScreen):
     def _start_with(self, upgrades: dict[str, tuple[str, ...]] | None,
                     draft: str | None = None) -> None:
         """The race, with each driver's Garage cards from ``draft`` (the stored draft, which
-        ends in the transaction that stores the race)."""
+        ends in the transaction that stores the race) and its seats (written before that
+        transaction commits: a race stored has its seats, ``app.seated``)."""
         app = App.get_running_app()
-        session = app.log().new_race(self.form.setup(self.info.track, upgrades), draft=draft)
-        app.save_seats(session.race_id, self.form.seat_map())
+        session = app.log().new_race(self.form.setup(self.info.track, upgrades), draft=draft,
+                                     then=app.seated(self.form.seat_map()))
         self.new_form()
         app.season_id = None
         app.open_session(session)
