@@ -113,7 +113,8 @@ def test_the_standings_keep_each_number_with_its_words(ui, language: str) -> Non
     assert season.over
     app = ui.app
     stored = SimpleNamespace(id="s1", season=season, running=None, race_ids=())
-    app.season_store = lambda: SimpleNamespace(season=lambda _id: stored)
+    app.season_store = lambda: SimpleNamespace(season=lambda _id: stored,
+                                               seasons_to_go=lambda: [])  # (Start's)
     app.season_id = "s1"
     app.set_language(language)
     try:

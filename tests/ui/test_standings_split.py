@@ -117,7 +117,8 @@ def test_a_champion_s_title_takes_one_line(ui, language: str, champion: str) -> 
     assert season.over
     app = ui.app
     stored = SimpleNamespace(id="s1", season=season, running=None, race_ids=())
-    app.season_store = lambda: SimpleNamespace(season=lambda _id: stored)
+    app.season_store = lambda: SimpleNamespace(season=lambda _id: stored,
+                                               seasons_to_go=lambda: [])  # (Start's)
     app.season_id = "s1"
     app.set_language(language)
     try:

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any
 from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.logger import Logger
 
-from companion.storage.drafts import DamagedDraftError
 from companion.storage.errors import StorageError, StorageKind
 
 from ..log_access import as_storage_error
@@ -141,6 +140,10 @@ class FaultMixin:
             found = self.log_access.holder()
             since = found.since if found is not None else ""
         access = self.log_access
+        # here, not at the top: the drafts' module loads SQLite, which the first frame must
+        # not wait for (tests/ui/test_startup.py)
+        from companion.storage.drafts import DamagedDraftError
+
         self.fault = Fault(
             error=error, context=context, can_retry=retry is not None, back=back,
             viewing=self.storage_read_only, copy=access.copy, copy_problem=access.copy_problem,
