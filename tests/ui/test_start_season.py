@@ -140,3 +140,24 @@ def _leads_to(ui: Any) -> tuple[str, str]:
     ui.player.press("continue")
     assert ui.app.sm.current == "nextrace"
     return named, str(ui.app.season_id)
+
+
+def test_on_read_only_storage_the_season_s_next_race_says_why_it_cannot_start(
+        ui, monkeypatch) -> None:
+    """New race and New season are greyed on read-only storage and say why before a race is
+    set up for nothing; the season's Next race, leading Start, stayed live (found by a
+    developer helper): it is greyed with the same reason."""
+    from companion.storage import db
+
+    app = ui.app
+    season_id = _new_season(ui, "1961")
+    _play_next_race(ui, season_id)
+    monkeypatch.setattr(db, "_writable", lambda path: False)
+    app = ui.restart()
+    app.show("start")
+    ui.pump(3)
+    start = _start(ui)
+    assert app.storage_read_only
+    button = find(start, "continue")
+    assert button.text == "Next race" and button.disabled
+    assert button.why_disabled == find(start, "new race").why_disabled != ""

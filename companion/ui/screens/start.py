@@ -193,8 +193,12 @@ class StartScreen(PagedScreen):
         leads = "unfinished" if target is not None else "season" if to_go else "new"
         if self.leads != leads:
             self._lead(leads)
-        button.disabled, button.opacity = leads == "new", 1
-        button.why_disabled = _("No race is unfinished: New race starts one.")
+        # a season's next race cannot be stored on read-only storage: said here, as New race
+        # says it, not after the table set it up (found by a developer helper)
+        read_only = leads == "season" and bool(app.storage_read_only)
+        button.disabled, button.opacity = leads == "new" or read_only, 1
+        button.why_disabled = (new.why_disabled if read_only else
+                               _("No race is unfinished: New race starts one."))
         line = item_line(app, target) if target is not None else ""
         if to_go is not None:
             info.text = _("{season}, race {n} of {races}: {race}").format(
