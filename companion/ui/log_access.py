@@ -59,7 +59,8 @@ def _name_beside(path: Path, label: str, when: datetime) -> Path:
     return _free(path.with_name(f"{path.name}.{label}-{when.strftime('%Y%m%d-%H%M%S')}"))
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
+    """A rename in ``folder`` kept through a power cut (best effort: an error is ignored)."""
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
         try:
@@ -92,7 +93,7 @@ def copy_beside(path: Path, label: str, when: datetime) -> Path:
             with contextlib.suppress(OSError):
                 leftover.unlink()
         raise
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
     return target
 
 
@@ -103,7 +104,7 @@ def set_aside(path: Path, target: Path) -> None:
         source = path.with_name(path.name + suffix)
         if source.exists():
             os.rename(source, target.with_name(target.name + suffix))
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
 
 
 def _exists(path: Path) -> bool:

@@ -18,19 +18,11 @@ from typing import Any
 
 from companion.storage import paths as storage_paths
 
+from ..log_access import sync_folder
+
 SEATS_FILE = "seats.json"
 """Seat -> car of every race started in the app, by race id (the table's wiring, not the
 race's rules, so it lives beside the log rather than in it)."""
-
-
-def _sync_folder(folder: Path) -> None:
-    """A rename in ``folder`` kept through a power cut (best effort)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +293,7 @@ class DataMixin:
                 handle.flush()
                 os.fsync(handle.fileno())
             tmp.replace(path)
-            _sync_folder(self.data_path)
+            sync_folder(self.data_path)
         except OSError as error:
             from kivy.logger import Logger
 

@@ -39,3 +39,25 @@ class PagedScreen(BaseScreen):
             holder.add_widget(shown)
             screen_changed()  # a touch on the page before does not act on this one
         return shown
+
+
+def show_name_clash(form: Any, fields: Any, title: Any, go: Any) -> str:
+    """Two drivers of one name (or a name like another car's colour, or a Legend's) make
+    every ruling ambiguous (``DriverList.name_clash``): the names to change framed in the
+    warning colour, the reason in short in ``title`` (in place of "Drivers: 2"; with six
+    drivers there is no room under the names), ``go`` (Start race, Create season) greyed
+    until they are changed (a tap on it says the reason in full). Returns the reason ("" when
+    the names stand). New race's and New season's."""
+    from companion.i18n import _
+
+    clash = form.name_clash()
+    for index, field in enumerate(fields):
+        field.clash = clash is not None and index in clash.drivers
+    title.text = clash.said if clash is not None else _("Drivers: {count}").format(
+        count=len(form.drivers))
+    title.tone = "warn" if clash is not None else "accent"
+    title.scale = "small" if clash is not None else "body"
+    why: str = clash.why if clash is not None else ""
+    go.disabled = bool(why)
+    go.why_disabled = why
+    return why

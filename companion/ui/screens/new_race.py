@@ -25,7 +25,7 @@ from ..widgets.basic import Btn, Swatch, ToneLabel
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
 from ..widgets.text_fit import FIT
-from .base import PagedScreen
+from .base import PagedScreen, show_name_clash
 
 PAGES = ("setup", "options", "notes")
 
@@ -316,24 +316,10 @@ class NewRaceScreen(PagedScreen):
         self._names_checked()
 
     def _names_checked(self) -> str:
-        """Two drivers of one name (or a name like another car's colour, or a Legend's) make
-        every ruling ambiguous: the names to change framed in the warning colour, the reason
-        in short above the names (in place of "Drivers: 2"; with six drivers there is no room
-        under them), Start race greyed until they are changed (a tap on it says the reason in
-        full). Returns the reason ("" when the names stand)."""
-        form = self.form
-        clash = form.name_clash()
-        for index, field in enumerate(self._name_fields):
-            field.clash = clash is not None and index in clash.drivers
-        title = self.ids.drivers_title
-        title.text = clash.said if clash is not None else _("Drivers: {count}").format(
-            count=len(form.drivers))
-        title.tone = "warn" if clash is not None else "accent"
-        title.scale = "small" if clash is not None else "body"
-        why = clash.why if clash is not None else ""
-        self.ids.start.disabled = bool(why)
-        self.ids.start.why_disabled = why
-        return why
+        """The drivers' names checked: Start race greyed while two clash (``show_name_clash``);
+        returns the reason ("" when the names stand)."""
+        return show_name_clash(self.form, self._name_fields, self.ids.drivers_title,
+                               self.ids.start)
 
     def _options(self) -> None:
         form = self.form

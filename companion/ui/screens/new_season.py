@@ -25,7 +25,7 @@ from ..views.words import event_line, event_title
 from ..widgets.basic import Btn, Swatch, ToneLabel
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
-from .base import PagedScreen
+from .base import PagedScreen, show_name_clash
 
 PAGES = ("setup", "races")
 
@@ -139,24 +139,10 @@ class NewSeasonScreen(PagedScreen):
         self._names_checked()
 
     def _names_checked(self) -> str:
-        """Two drivers of one name (or a name like another car's colour, or a Legend's) make
-        every ruling ambiguous: the names to change framed in the warning colour, the reason
-        in short above the names (in place of "Drivers: 2"; with six drivers there is no room
-        under them), Create season greyed until they are changed (a tap on it says the reason in
-        full). Returns the reason ("" when the names stand)."""
-        form = self.form
-        clash = form.name_clash()
-        for index, field in enumerate(self._name_fields):
-            field.clash = clash is not None and index in clash.drivers
-        title = self.ids.drivers_title
-        title.text = clash.said if clash is not None else _("Drivers: {count}").format(
-            count=len(form.drivers))
-        title.tone = "warn" if clash is not None else "accent"
-        title.scale = "small" if clash is not None else "body"
-        why = clash.why if clash is not None else ""
-        self.ids.create.disabled = bool(why)
-        self.ids.create.why_disabled = why
-        return why
+        """The drivers' names checked: Create season greyed while two clash (``show_name_clash``);
+        returns the reason ("" when the names stand)."""
+        return show_name_clash(self.form, self._name_fields, self.ids.drivers_title,
+                               self.ids.create)
 
     def _name_row(self, custom: bool) -> None:
         app = App.get_running_app()
