@@ -934,3 +934,57 @@ def test_press_corners_are_marked_on_the_map(ui, theme: str) -> None:
     for number in range(1, len(track.corners) + 1):
         assert square_colour(track_map, number) == pytest.approx(list(app.c_accent[:3]),
                                                                  abs=0.03)
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_a_road_token_s_limit_is_the_one_on_the_map(ui, theme: str) -> None:
+    """docs/rules.md §5.2: a road token makes a corner's limit 1 higher or lower for the
+    drivers, and their rulings say the limit in force ("limit-3 corner (printed 4, road token
+    -1)"), but the map's ring showed the printed one (found by a table test). The ring shows
+    the limit in force, filled in its line's colour where a token changed it (read back from
+    the track's texture), as before elsewhere; the map over the window says what a filled
+    ring means. An Overheat token changes no limit: its corner's ring stays empty."""
+    from dataclasses import replace
+
+    from companion.engine.modules import RaceModules, Road
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+    from companion.ui.views.race_form import RaceForm
+    from companion.ui.widgets.map_words import corner_label_size
+
+    app = ui.app
+    app.set_theme(theme)
+    track = tracks.load_track("usa")
+    lines = [c.line_after for c in track.corners]
+    road = {lines[0]: Road.LIMIT_MINUS, lines[1]: Road.LIMIT_PLUS, lines[2]: Road.OVERHEAT}
+    form = RaceForm(seed=1)
+    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                    enumerate(zip(CAR_COLOURS, ("Ana", "Ben"), strict=False), start=1)]
+    form.set_legends(1)
+    setup = replace(form.setup(track), modules=RaceModules(road=road))
+    app.open_session(app.log().new_race(setup))
+    ui.pump(3)
+    track_map = app.sm.current_screen.ids.map
+    printed = [c.limit for c in track.corners]
+    wanted = [printed[0] - 1, printed[1] + 1, *printed[2:]]
+    assert track_map.limits == [(limit, n < 2) for n, limit in enumerate(wanted)]
+
+    def ring_colour(number: int) -> list[float]:
+        x, y = track_map.corner_labels[number]  # between the square and the ring, half way up
+        texture = track_map._fbo.texture
+        col = int(x + 1 + corner_label_size(app) * 1.15 * 0.2 - track_map.x)
+        row = int(y - track_map.y)
+        at = (row * texture.size[0] + col) * 4
+        return [texture.pixels[at + i] / 255 for i in range(3)]
+
+    for number in range(1, len(track.corners) + 1):
+        fill = app.c_warn if number <= 2 else app.c_bg
+        assert ring_colour(number) == pytest.approx(list(fill[:3]), abs=0.03), number
+    screen = app.sm.current_screen
+    screen.show_map()
+    ui.pump(2)
+    assert ("Filled speed limits: changed by a road token (the Legends keep the printed one)."
+            in screen.map_zoom.hint.text)
+    screen.map_zoom.close()
+    ui.pump(1)

@@ -1,5 +1,6 @@
 """The words on the track map: each corner's marker (its number in a filled square, its
-speed limit in a ring; a Press Corner's square in the text's colour, not the accent's) and the
+speed limit in a ring: the limit in force, on a filled sign where a road token changes the
+printed one; a Press Corner's square in the text's colour, not the accent's) and the
 space numbers at every corner and every fifth space, rendered once per track, size and text
 size (:class:`Words`), placed by :func:`companion.ui.views.map_labels.plan_labels` and drawn
 into the track's texture (:class:`DrawnWords`), which keeps how to draw each word again over
@@ -99,20 +100,32 @@ class Marker:
     its text needs (a two-digit limit makes the ring an oval) and never under the readable
     size. A Press Corner's (``press``: a championship race's Sponsorship cards are won there,
     docs/rules.md §3.3) square is filled in the text's colour (white on the dark theme, black
-    on the light) with its number in the map's: the others' are the accent's orange."""
+    on the light) with its number in the map's: the others' are the accent's orange.
+
+    ``limit`` is the limit in force for the drivers, the one their corner checks use: the
+    printed one +1 or -1 by a road token (docs/rules.md §5.2). Where it is not the printed
+    one (``printed``), the ring is filled in its line's colour and the limit written in the
+    map's, so it reads as changed (the map over the window says so; the Legends keep the
+    printed limit, docs/rules.md §2, and their rulings say it). Before, the ring showed the
+    printed limit beside rulings naming the other ("limit-3 corner (printed 4, road token
+    -1)")."""
 
     def __init__(self, number: int, limit: int, app: Any, scale: float = 1.0,
-                 press: bool = False) -> None:
+                 press: bool = False, printed: int | None = None) -> None:
         size = corner_label_size(app) * scale
         self.number = number
         self.press = press
+        self.limit = limit
+        self.changed = printed is not None and printed != limit
+        """The road token changes the printed limit: the ring is filled."""
         self.fill = tuple(app.c_fg if press else app.c_accent)
         """The square's colour."""
         self.box = size * 1.15
         """The square's height (and the ring's)."""
         self.number_label = _label(str(number), size,
                                    app.c_bg if press else app.c_accent_fg, bold=True)
-        self.limit_label = _label(str(limit), size, app.c_fg, bold=True)
+        self.limit_label = _label(str(limit), size, app.c_bg if self.changed else app.c_fg,
+                                  bold=True)
         self.number_ink = label_ink(self.number_label)
         """Where the number's glyphs are inked (:func:`ink_box`): found once, used at every
         drawing of the marker, over the cars too."""
@@ -158,16 +171,21 @@ class Words:
     :class:`~.track_map.TrackMap` they are for (its size, text scale and magnifier)."""
 
     def __init__(self, track: Track, app: Any, track_map: Any,
-                 press: frozenset[int] = frozenset()) -> None:
-        """``press``: the Corner Lines (``line_after``) of the race's Press Corners."""
+                 press: frozenset[int] = frozenset(),
+                 limits: tuple[int, ...] | None = None) -> None:
+        """``press``: the Corner Lines (``line_after``) of the race's Press Corners;
+        ``limits``: each corner's limit in force, in the track's order (the printed ones if
+        None)."""
         scale = track_map.text_scale
         self.number_size = max(READABLE_PX, app.fs_small * 0.9) * scale
         self.numbers = {space: _label(str(space), self.number_size, app.c_muted)
                         for space in labelled_spaces(track)}
         self.inks = {space: label_ink(label) for space, label in self.numbers.items()}
-        self.markers = [Marker(number, corner.limit, app, scale,
-                               press=corner.line_after in press)
-                        for number, corner in enumerate(track.corners, start=1)]
+        in_force = limits if limits is not None else tuple(c.limit for c in track.corners)
+        self.markers = [Marker(number, limit, app, scale, press=corner.line_after in press,
+                               printed=corner.limit)
+                        for number, (corner, limit)
+                        in enumerate(zip(track.corners, in_force, strict=True), start=1)]
         self.corners = tuple((c.line_after, m.width, m.height)
                              for c, m in zip(track.corners, self.markers, strict=True))
         self.sizes = tuple((space, x1 - x0, y1 - y0)
@@ -261,7 +279,7 @@ class DrawnWords:
         self.draw_label(marker.number_label, marker.number_ink, left + marker.square / 2,
                          bottom + high / 2, again)
         ring = left + marker.square + 2
-        Color(*app.c_bg)
+        Color(*(app.c_warn if marker.changed else app.c_bg))
         Ellipse(pos=(ring, bottom), size=(marker.ring, high))
         Color(*app.c_warn)
         Line(ellipse=(ring, bottom, marker.ring, high), width=RING_WIDTH)

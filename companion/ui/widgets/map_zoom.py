@@ -18,6 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from companion.engine import RaceState
+from companion.engine.conditions import corner_limit
 from companion.i18n import _, listed
 
 from .basic import ToneLabel, over_window
@@ -67,6 +68,10 @@ class MapZoom(ModalView):  # type: ignore[misc]
         press = [_("corner {n}").format(n=number)
                  for number, corner in enumerate(track.corners, start=1)
                  if corner.line_after in state.modules.press_corners]
+        if any(corner_limit(state, corner) != corner.limit for corner in track.corners):
+            # their rings are filled (map_words.Marker)
+            marks.append(_("Filled speed limits: changed by a road token (the Legends keep "
+                           "the printed one)."))
         if press:  # their squares are drawn apart (map_words.Marker)
             marks.append((_("Press Corners (white squares): {corners}.")
                            if app.theme_name == "dark" else

@@ -5,8 +5,9 @@ measured on the board; a stadium for a track without an outline). Drawn: the tra
 space boundary, the Race Line in its lane sector by sector (the track's ``race_line_lane``), the
 finish line, each Corner Line with its **number** as the rulings say it ("corner 2", a filled
 square: orange, a Press Corner's in the text's colour) and its **speed limit** (a ring, as on a
-road sign), the **space numbers** at every corner and every fifth space (as the rulings say
-"space 23"), and every car on its space and spot: a disc for a driver, a square for a Legend,
+road sign: the drivers' limit in force, on a filled ring where a road token changes it), the
+**space numbers** at every corner and every fifth space (as the rulings say "space 23"), and
+every car on its space and spot: a disc for a driver, a square for a Legend,
 a ring around the car whose turn it is and a halo around the cars the last input moved
 (``moved``). Where the markers and numbers go is
 :func:`companion.ui.views.map_labels.plan_labels`'s: clear of the track and of each other, a
@@ -55,6 +56,7 @@ from kivy.properties import (
 from kivy.uix.widget import Widget
 
 from companion.engine import RaceState, Track
+from companion.engine.conditions import corner_limit
 
 from ..views.map_clearance import Box
 from ..views.map_labels import Plan, fitted_plan
@@ -133,6 +135,8 @@ class TrackMap(Widget):  # type: ignore[misc]
         """The spaces drawn apart at the last drawing of the track: ``flooded``, ``tunnel``."""
         self.press: list[int] = []
         """The corners (numbered as the rulings say them) drawn as Press Corners."""
+        self.limits: list[tuple[int, bool]] = []
+        """Each corner's limit as drawn and whether its ring is filled (a road token's)."""
         self._static_key: tuple[object, ...] | None = None
         self._cars_key: tuple[object, ...] | None = None
         self._waited = 0
@@ -190,8 +194,9 @@ class TrackMap(Widget):  # type: ignore[misc]
             return
         app = App.get_running_app()
         press = frozenset(state.modules.press_corners)
-        key = (tuple(self.pos), tuple(self.size), state.track, press, app.theme_name, app.fs,
-               self.text_scale, self.zoom_badge)
+        limits = tuple(corner_limit(state, corner) for corner in state.track.corners)
+        key = (tuple(self.pos), tuple(self.size), state.track, press, limits, app.theme_name,
+               app.fs, self.text_scale, self.zoom_badge)
         cars_key = (key, tuple((c.id, c.on_track, c.distance, c.race_line) for c in state.cars),
                     tuple(self.moved), self.current)
         if cars_key == self._cars_key:
@@ -203,8 +208,9 @@ class TrackMap(Widget):  # type: ignore[misc]
         self._cars_key = cars_key
         self.marker_positions = {}
         if key != self._static_key:
-            words = Words(state.track, app, self, press)
+            words = Words(state.track, app, self, press, limits)
             self.press = [m.number for m in words.markers if m.press]
+            self.limits = [(m.limit, m.changed) for m in words.markers]
             self.geometry, plan = fitted_plan(partial(self._fit, state.track),
                                               partial(words.plan, self))
             self.canvas.before.clear()
