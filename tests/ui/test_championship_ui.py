@@ -465,3 +465,70 @@ def test_a_draft_market_taller_than_the_screen_shows_its_bar(ui) -> None:
     assert view.viewport_size[1] > view.height  # more cards than fit
     hits = accent_bar_hits(view, app.c_accent)
     assert hits >= 5, hits  # the bar, in the accent colour, along the view's side
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_two_cars_level_on_points_both_show_on_the_points_chart(ui, theme: str) -> None:
+    """Two cars level on points race after race drew one line on the points chart, the car
+    drawn last's, so the table saw one champion (found by a table test). Along a stretch two
+    lines share, each is drawn in pieces in turn with the other, and a dot they share shows
+    the first as a ring around the second: both colours read back from the chart's pixels
+    along the shared stretch and at the shared point. A line running alone is whole."""
+    from companion.ui.widgets.line_chart import car_ink
+
+    app = ui.app
+    app.set_theme(theme)
+    _new_1961_season(ui)
+    screen = app.sm.current_screen
+    chart = screen.ids.chart
+    chart.labels = {"red": "Ana", "blue": "Ben", "green": "Cai"}
+    chart.races = 3
+    chart.series = {"red": [0, 9, 18, 18], "blue": [0, 9, 18, 18], "green": [0, 6, 6, 12]}
+    ui.pump(3)
+    chart.redraw()
+    texture = chart.export_as_image().texture
+    width = texture.size[0]
+    pixels = texture.pixels
+
+    def colours_at(x: float, y: float) -> list[tuple[float, ...]]:
+        """The pixels at (x, y) and one above and below (the picture's rows run top down)."""
+        col = int(round(x - chart.x))
+        found = []
+        for dy in (-1, 0, 1):
+            row = int(round(chart.height - 1 - (y + dy - chart.y)))
+            at = (row * width + col) * 4
+            found.append(tuple(pixels[at + i] / 255 for i in range(3)))
+        return found
+
+    def near(colours: list[tuple[float, ...]], b: tuple[float, ...]) -> bool:
+        return any(all(abs(p - q) < 0.06 for p, q in zip(a, b, strict=False))
+                   for a in colours)
+
+    fs = app.fs_small
+    from companion.ui.widgets.points_chart import Y_AXIS
+
+    left = chart.x + fs * Y_AXIS
+    right = min(box[0] for box in chart.name_boxes.values()) - fs * 1.0
+    top, bottom = chart.top - fs * 2.6, chart.y + fs * 2.4
+
+    def xy(race: float, points: float) -> tuple[float, float]:
+        return left + (right - left) * race / 3, bottom + (top - bottom) * points / 18
+
+    cores = {car: tuple(chart.inks[car].core[:3]) for car in ("red", "blue", "green")}
+    assert cores["red"] == tuple(car_ink("red", app.c_panel, app.c_fg).core[:3])
+    for stretch in ((1, 9, 2, 18), (2, 18, 3, 18)):  # the shared stretches
+        seen = set()
+        for step in range(8, 93):
+            race = stretch[0] + (stretch[2] - stretch[0]) * step / 100
+            points = stretch[1] + (stretch[3] - stretch[1]) * step / 100
+            for car in ("red", "blue"):
+                if near(colours_at(*xy(race, points)), cores[car]):
+                    seen.add(car)
+        assert seen == {"red", "blue"}, (stretch, seen)
+    alone = [colours_at(*xy(1 + step / 100, 6)) for step in range(10, 91)]
+    assert all(near(c, cores["green"]) for c in alone)  # green's own stretch: whole
+    x, y = xy(2, 18)  # the dot red and blue share: a ring of one round the other
+    at_dot = {car for dx in range(-9, 10) for car in ("red", "blue")
+              if near(colours_at(x + dx, y), cores[car])}
+    assert at_dot == {"red", "blue"}

@@ -12,6 +12,7 @@ in the theme's text colour (black on Light, white on Dark), as ink on paper.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,6 +145,38 @@ NAME_PITCH = 1.3
 column's height is counted from it)."""
 
 
+DASH = 8.0
+"""The pieces, in px, in which cars whose lines run along the same stretch share it."""
+DOT_STEP = 2.5
+"""How much wider, in px, a point's dot is for each line drawn after it through the point."""
+
+
+@dataclass(frozen=True)
+class _Shared:
+    segments: dict[tuple[int, int, int, int], list[str]]
+    """A stretch between two points (rounded px) -> the cars whose lines run along it, in
+    drawing order, where more than one does."""
+    points: dict[tuple[int, int], list[str]]
+    """A point (rounded px) -> the cars whose lines pass it, where more than one does."""
+
+
+def _segment_key(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+    return round(x0), round(y0), round(x1), round(y1)
+
+
+def _shared(lines: dict[str, tuple[list[float], Any]]) -> _Shared:
+    """Where the cars' lines (``car -> (points x, y, x, y…, …)``) run together."""
+    segments: dict[tuple[int, int, int, int], list[str]] = {}
+    points: dict[tuple[int, int], list[str]] = {}
+    for car, (xy, _name) in lines.items():
+        for i in range(0, len(xy), 2):
+            points.setdefault((round(xy[i]), round(xy[i + 1])), []).append(car)
+            if i + 3 < len(xy):
+                segments.setdefault(_segment_key(*xy[i:i + 4]), []).append(car)
+    return _Shared({k: v for k, v in segments.items() if len(v) > 1},
+                   {k: v for k, v in points.items() if len(v) > 1})
+
+
 class LineChart(Widget):  # type: ignore[misc]
     labels: Any = ObjectProperty(None, allownone=True)
     """Car id -> the name to print at the end of its line."""
@@ -239,19 +272,22 @@ class LineChart(Widget):  # type: ignore[misc]
         thin leader."""
         fs = app.fs_small
         background = app.c_panel
+        shared = _shared(lines)
         for car, (points, _name) in lines.items():
             ink = car_ink(car, background, app.c_fg)
             self.inks[car] = ink
-            if len(points) >= 4:  # a Line needs two points
-                Color(*ink.casing)
-                Line(points=points, width=2 + ink.casing_width)
-                Color(*ink.core)
-                Line(points=points, width=2)
+            self._line(points, ink, car, shared)
             for i in range(0, len(points), 2):
+                # a point other lines pass through too: the earlier drawn wider, so each
+                # shows as a ring around the next (two champions level all season)
+                around = shared.points.get((round(points[i]), round(points[i + 1])), [car])
+                grow = DOT_STEP * (len(around) - 1 - around.index(car))
                 Color(*ink.casing)
-                Ellipse(pos=(points[i] - 6, points[i + 1] - 6), size=(12, 12))
+                Ellipse(pos=(points[i] - 6 - grow, points[i + 1] - 6 - grow),
+                        size=(12 + 2 * grow, 12 + 2 * grow))
                 Color(*ink.core)
-                Ellipse(pos=(points[i] - 4.5, points[i + 1] - 4.5), size=(9, 9))
+                Ellipse(pos=(points[i] - 4.5 - grow, points[i + 1] - 4.5 - grow),
+                        size=(9 + 2 * grow, 9 + 2 * grow))
         cars = [car for car, (points, _n) in lines.items() if points]
         edge = fs * NAME_PITCH / 2  # a one-line name's centre at low..high: its box this beyond
         ys = spread([lines[c][0][-1] for c in cars], [label_height(lines[c][1]) for c in cars],
@@ -265,6 +301,42 @@ class LineChart(Widget):  # type: ignore[misc]
                                               anchor="left")
             self.name_texts[car] = name.text
             self.name_sizes[car] = name.size
+
+    @staticmethod
+    def _line(points: list[float], ink: CarInk, car: str, shared: _Shared) -> None:
+        """``car``'s line through ``points``; along a stretch other cars' lines run too
+        (:func:`_shared`) only its own pieces of every :data:`DASH` px, in turn with theirs
+        (the first drawn casing the stretch), so each line stays in sight: two cars level
+        on points race after race drew one line, the second car's (found by a table
+        test)."""
+        if len(points) < 4:  # a Line needs two points
+            return
+        runs: list[list[float]] = [[]]
+        for i in range(0, len(points) - 2, 2):
+            x0, y0, x1, y1 = points[i:i + 4]
+            along = shared.segments.get(_segment_key(x0, y0, x1, y1), [car])
+            if len(along) == 1:
+                if not runs[-1]:
+                    runs[-1] += [x0, y0]
+                runs[-1] += [x1, y1]
+                continue
+            runs.append([])
+            turn = along.index(car)
+            if turn == 0:
+                Color(*ink.casing)
+                Line(points=[x0, y0, x1, y1], width=2 + ink.casing_width)
+            Color(*ink.core)
+            pieces = max(len(along), round(math.dist((x0, y0), (x1, y1)) / DASH))
+            for piece in range(turn, pieces, len(along)):
+                a, b = piece / pieces, (piece + 1) / pieces
+                Line(points=[x0 + (x1 - x0) * a, y0 + (y1 - y0) * a,
+                             x0 + (x1 - x0) * b, y0 + (y1 - y0) * b], width=2)
+        for run in runs:
+            if len(run) >= 4:
+                Color(*ink.casing)
+                Line(points=run, width=2 + ink.casing_width)
+                Color(*ink.core)
+                Line(points=run, width=2)
 
     def name(self, car: str) -> str:
         return str((self.labels or {}).get(car, car))
