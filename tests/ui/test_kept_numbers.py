@@ -33,19 +33,23 @@ def number_breaks(screen: Any) -> tuple[list[str], int]:
     from kivy.uix.label import Label
 
     from companion.ui.widgets import text_cache
+    from companion.ui.widgets.text_fit import line_starts
 
     found, breaks = [], 0
     for label in walk(screen):
         if not isinstance(label, Label) or not label.text or label.opacity == 0:
             continue
         label.texture_update()
-        lines = text_cache.renderer(label)._cached_lines
-        for before, line in zip(lines, lines[1:], strict=False):
-            if not line.line_wrap:
-                continue
+        lines = ["".join(word.text for word in line.words)
+                 for line in text_cache.renderer(label)._cached_lines]
+        starts = line_starts(label.text, lines)
+        assert starts is not None, (label.text, lines)
+        for number in range(1, len(lines)):
+            if "\n" in label.text[starts[number - 1]:starts[number]]:
+                continue  # a line break of the text's own, not a wrap (the app's line
+                # breaks that fill a Chinese line are wraps: text_fit.fill_break)
             breaks += 1
-            end = "".join(word.text for word in before.words).rstrip()
-            start = "".join(word.text for word in line.words).lstrip()
+            end, start = lines[number - 1].rstrip(), lines[number].lstrip()
             if (end and end[-1].isdigit()) or (start and start[0].isdigit()):
                 found.append(f"{end} | {start}")
     return found, breaks

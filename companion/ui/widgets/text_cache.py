@@ -43,7 +43,7 @@ from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.uix.label import Label
 from kivy.utils import get_hex_from_color
 
-from .text_fit import NO_LINE_START, ORPHAN_FIXES, orphan_break
+from .text_fit import FILL_FIXES, NO_LINE_START, ORPHAN_FIXES, chinese, fill_break, orphan_break
 
 MAX_TEXTURES = 1500
 """Textures kept (a race of six cars uses about 400 different ones, the whole demo 1,800)."""
@@ -200,7 +200,7 @@ class LabelTextures:
         renderer.refresh()
         markup = type(renderer) is CoreMarkupLabel
         if not markup:
-            _no_orphans(renderer)
+            _broken(renderer)
         texture = renderer.texture
         if markup and texture is not None:  # rendered now, as Kivy's label renders markup:
             texture.bind()  # the rendering is what finds its references and anchors
@@ -239,25 +239,67 @@ class LabelTextures:
         label.is_shortened = kept.shortened
 
 
-def _no_orphans(renderer: Any) -> None:
-    """Rendered again with a line break put in, where Kivy began a line with closing
-    punctuation inside a text with no spaces (a Chinese clause's full stop alone on the last
-    line): :data:`.text_fit.NO_LINE_START`; :class:`.text_fit.TextFit` counts the lines so
-    broken. Only for text wrapped in a width, not shortened."""
+def _wrapped(renderer: Any) -> bool:
+    """The text is wrapped in a width, not shortened nor cut to some lines."""
     options = renderer.options
     size = renderer.usersize
-    if (not size or size[0] is None or options.get("shorten") or options.get("max_lines")
-            or NO_LINE_START.isdisjoint(renderer.text)):
+    return bool(size and size[0] is not None and not options.get("shorten")
+                and not options.get("max_lines"))
+
+
+def _broken(renderer: Any) -> None:
+    """Rendered again with line breaks put in (:func:`_break_lines`): where Kivy moved a
+    Chinese run down to the next line whole and the line before has room for its first
+    characters (:func:`.text_fit.fill_break`), and where Kivy began a line with closing
+    punctuation inside a text with no spaces (a Chinese clause's full stop alone on the last
+    line: :func:`.text_fit.orphan_break`). A text whose lines filled so are no fewer than
+    unfilled is drawn unfilled: Kivy's break at a space (between two sentences) reads better
+    than one inside a clause, for no line saved. :class:`.text_fit.TextFit` counts the lines
+    so broken. Only for text wrapped in a width, not shortened."""
+    text = renderer.text
+    chinese_text = any(chinese(char) for char in text)
+    if not _wrapped(renderer) or (not chinese_text and NO_LINE_START.isdisjoint(text)):
         return
-    for _fix in range(ORPHAN_FIXES):
+    if not _break_lines(renderer, FILL_FIXES if chinese_text else 0):
+        return  # no line filled: as laid out
+    filled, count = renderer.text, len(renderer._cached_lines)
+    renderer.text = text
+    renderer.refresh()
+    _break_lines(renderer, 0)
+    if count < len(renderer._cached_lines):
+        renderer.text = filled
+        renderer.refresh()
+
+
+def _break_lines(renderer: Any, most_fills: int) -> int:
+    """Puts line breaks into the renderer's text, laid out again after each, at most
+    ``most_fills`` that fill a line and :data:`.text_fit.ORPHAN_FIXES` that keep closing
+    punctuation from beginning one; the break nearer the text's start first (it changes the
+    lines after it), as :class:`.text_fit.TextFit` counts. Returns the fills put in."""
+    padding = renderer.options.get("padding") or (0, 0, 0, 0)
+    width = renderer.usersize[0] - padding[0] - padding[2]
+
+    def measure(line: str) -> float:
+        return float(renderer.get_extents(line)[0])
+
+    fills = fixes = 0
+    while True:
+        text = renderer.text
         lines = ["".join(word.text for word in line.words)
                  for line in renderer._cached_lines]
-        if not any(line[:1] in NO_LINE_START for line in lines[1:]):
-            return  # the usual case: no line begins so (checked before any text is mapped)
-        at = orphan_break(renderer.text, lines)
-        if at is None:
-            return
-        renderer.text = f"{renderer.text[:at]}\n{renderer.text[at:]}"
+        if len(lines) < 2:
+            return fills
+        fill = (fill_break(text, lines, width, measure) if fills < most_fills else None)
+        orphan = None
+        if fixes < ORPHAN_FIXES and any(line[:1] in NO_LINE_START for line in lines[1:]):
+            orphan = orphan_break(text, lines)  # checked before any text is mapped
+        if fill is not None and (orphan is None or fill < orphan):
+            at, fills = fill, fills + 1
+        elif orphan is not None:
+            at, fixes = orphan, fixes + 1
+        else:
+            return fills
+        renderer.text = f"{text[:at]}\n{text[at:]}"
         renderer.refresh()
 
 

@@ -3,7 +3,7 @@ wraps to. Laying a screen out from these numbers costs a tap no texture renderin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from kivy.core.text import Label as CoreLabel
 
@@ -20,6 +20,102 @@ lines counted here alike."""
 
 ORPHAN_FIXES = 4
 """Line breaks put in at most per text to keep closing punctuation from beginning a line."""
+
+NO_LINE_END = frozenset("「『（【〔〈《([{")
+"""Characters a line must not end with: opening brackets."""
+
+NO_BREAK = frozenset("\u00a0\u202f\u2060")
+"""No-break spaces and the word joiner: no line breaks beside them (a number kept with its
+noun: ``companion.i18n.counts.fill_kept``)."""
+
+FILL_FIXES = 12
+"""Line breaks put in at most per text to fill a line with a Chinese run's first characters."""
+
+
+def chinese(char: str) -> bool:
+    """A character set as Chinese is (Han, kana, CJK and full-width punctuation): a line may
+    break before or after it. Hangul is not: Korean breaks at its spaces."""
+    code = ord(char)
+    return (0x3000 <= code <= 0x30FF or 0x3400 <= code <= 0x4DBF or 0x4E00 <= code <= 0x9FFF
+            or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF)
+
+
+def fill_breaks(word: str) -> list[int]:
+    """Where a run with no spaces may be broken as Chinese is set: between two characters one
+    of which is Chinese (:func:`chinese`; never inside a Latin name or a number), never
+    before closing punctuation (:data:`NO_LINE_START`) nor after an opening bracket
+    (:data:`NO_LINE_END`), never beside a no-break space (:data:`NO_BREAK`)."""
+    return [k for k in range(1, len(word))
+            if (chinese(word[k - 1]) or chinese(word[k])) and word[k] not in NO_LINE_START
+            and word[k - 1] not in NO_LINE_END and word[k - 1] not in NO_BREAK
+            and word[k] not in NO_BREAK]
+
+
+def fill_prefix(line: str, word: str, width: float, measure: Callable[[str], float]) -> int:
+    """How many of ``word``'s first characters still fit on the line whose text so far is
+    ``line`` (the spaces before the word included), in ``width`` (``measure``: a text's
+    width, as the label measures a line: whole): the most at one of :func:`fill_breaks`, 0
+    for none. Kivy moves a word
+    that does not fit the rest of a line down whole, and starts a word wider than a line on
+    a line of its own, so a Chinese clause after a number ("第 2" / "個彎道...") left the
+    line before it half empty: 3.7 % of the catalog's zh_TW sentences, laid out at 60-760 px,
+    took a line more than filling each line does."""
+    if not any(chinese(char) for char in word):
+        return 0
+    breaks = fill_breaks(word)
+    best, low, high = 0, 0, len(breaks) - 1
+    while low <= high:  # a longer start is never narrower
+        middle = (low + high) // 2
+        if measure(f"{line}{word[:breaks[middle]]}") <= width:
+            best, low = breaks[middle], middle + 1
+        else:
+            high = middle - 1
+    return best
+
+
+def line_starts(text: str, lines: Sequence[str]) -> list[int] | None:
+    """Where in ``text`` each of Kivy's ``lines`` (the text as laid out, in order) begins; None
+    when the lines are not the text's."""
+    pos = 0
+    starts: list[int] = []
+    for line in lines:
+        first = True
+        for char in line:
+            if char.isspace():
+                continue
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+            if pos >= len(text) or text[pos] != char:
+                return None
+            if first:
+                starts.append(pos)
+                first = False
+            pos += 1
+        if first:
+            starts.append(pos)  # an empty line
+    return starts
+
+
+def fill_break(text: str, lines: Sequence[str], width: float,
+               measure: Callable[[str], float]) -> int | None:
+    """Where to put a line break in ``text`` so that the first of Kivy's ``lines`` that a
+    Chinese run moved down to, whole, leaving room on the line before, gives that line the
+    run's first characters (:func:`fill_prefix`); None when no line so ends (or the lines
+    are not the text's)."""
+    starts = line_starts(text, lines)
+    if starts is None:
+        return None
+    for number in range(1, len(lines)):
+        start = starts[number]
+        if start == 0 or text[start - 1] != " " or not lines[number - 1].strip():
+            continue  # a line after a line break, or inside a run Kivy broke by characters
+        end = start
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        count = fill_prefix(text[starts[number - 1]:start], text[start:end], width, measure)
+        if count:
+            return start + count
+    return None
 
 
 def carried(chars: Sequence[str]) -> int:
@@ -76,6 +172,7 @@ class TextFit:
     def __init__(self) -> None:
         self._widths: dict[tuple[str, float], float] = {}
         self._heights: dict[float, float] = {}
+        self._lines: dict[tuple[str, float, float], int] = {}
 
     def width(self, text: str, size: float) -> float:
         key = (text, size)
@@ -94,29 +191,56 @@ class TextFit:
 
     def lines(self, text: str, size: float, width: float) -> int:
         """Lines ``text`` takes in ``width`` at font ``size``, as the app's labels draw it: a
-        line break put in where a line would begin with closing punctuation, the text then
-        laid out again, at most :data:`ORPHAN_FIXES` times (``text_cache`` renders so)."""
-        fixes = 0
+        line break put in where a Chinese run moved down whole leaves room for its first
+        characters (:func:`fill_prefix`, at most :data:`FILL_FIXES` times) and where a line
+        would begin with closing punctuation (at most :data:`ORPHAN_FIXES` times), the one
+        nearer the start first, the text laid out again after each; the lines so filled if
+        fewer than without the fills (``text_cache`` renders so)."""
+        key = (text, size, width)
+        found = self._lines.get(key)
+        if found is None:
+            found = self._counted(text, size, width, FILL_FIXES)
+            if any(chinese(char) for char in text):  # drawn unfilled unless a line is saved
+                found = min(found, self._counted(text, size, width, 0))
+            if len(self._lines) >= MAX_KEPT_LINES:
+                self._lines.clear()
+            self._lines[key] = found
+        return found
+
+    def _counted(self, text: str, size: float, width: float, most_fills: int) -> int:
+        """:meth:`lines` with at most ``most_fills`` runs' first characters moved up."""
+        fills = fixes = 0
         while True:
             count, offset, at = 0, 0, None
             for paragraph in text.split("\n"):
-                lines, orphan = self._paragraph(paragraph, size, width)
-                if orphan is not None and fixes < ORPHAN_FIXES:
-                    at = offset + orphan
+                lines, orphan, fill = self._paragraph(paragraph, size, width,
+                                                      fills < most_fills,
+                                                      fixes < ORPHAN_FIXES)
+                if fill is not None:
+                    at, fills = offset + fill, fills + 1
+                    break
+                if orphan is not None:
+                    at, fixes = offset + orphan, fixes + 1
                     break
                 count += lines
                 offset += len(paragraph) + 1
             if at is None:
-                return count
-            text, fixes = f"{text[:at]}\n{text[at:]}", fixes + 1
+                break
+            text = f"{text[:at]}\n{text[at:]}"
+        return count
 
-    def _paragraph(self, text: str, size: float, width: float) -> tuple[int, int | None]:
-        """The lines of a paragraph, and where (an index in it) the first line that begins
-        with closing punctuation inside a word broken by characters wants its break, if
-        any."""
+    def _paragraph(self, text: str, size: float, width: float, filling: bool = False,
+                   fixing: bool = True) -> tuple[int, int | None, int | None]:
+        """The lines of a paragraph and the first break it wants, if any, as an index in it:
+        when ``fixing``, where the first line that begins with closing punctuation inside a
+        word broken by characters wants its break (the orphan); when ``filling``, where the
+        first Chinese run moved down whole wants its break to fill the line before
+        (:func:`fill_prefix`). Only the one nearer the start is given (breaking it changes
+        the lines after it), and the lines are then not all counted."""
         lines, used = 1, 0.0
         orphan: int | None = None
         space = self.width(" ", size)
+        line_start = 0  # where the line so far begins in the paragraph
         offset = -1
         for word in text.split(" "):
             offset += 1
@@ -124,27 +248,42 @@ class TextFit:
             if not word:
                 continue
             wide = self.width(word, size)
+            if used and used + wide > width and filling:
+                count = fill_prefix(text[line_start:start], word, width,
+                                    lambda s: self.width(s, size))
+                if count and orphan is None:
+                    return lines, None, start + count
+                if count:
+                    return lines, orphan, None
             if wide > width:  # a word (a Chinese sentence) broken by characters, from a line
                 # of its own, as Kivy breaks it (it counted a line fewer when such a word
                 # began on a line already begun: a zh_TW ruling then overflowed its box)
                 if used:
                     lines, used = lines + 1, 0.0
+                line_start = start
                 line: list[str] = []  # the word's characters on this line
                 for index, char in enumerate(word):
                     step = self.width(char, size)
                     if used and used + step > width:
-                        down = carried(line) if char in NO_LINE_START else 0
+                        down = carried(line) if char in NO_LINE_START and fixing else 0
                         if down and orphan is None:
                             orphan = start + index - down
                         lines, used, line = lines + 1, 0.0, []
+                        line_start = start + index
                     used += step
                     line.append(char)
                 used += space
                 continue
             if used and used + wide > width:
                 lines, used = lines + 1, 0.0
+            if not used:
+                line_start = start
             used += wide + space
-        return lines, orphan
+        return lines, orphan, None
+
+
+MAX_KEPT_LINES = 8192
+"""Texts whose line counts :class:`TextFit` keeps (forgotten all at once past this)."""
 
 
 FIT = TextFit()
