@@ -249,3 +249,22 @@ def test_race_list_words() -> None:
         assert race_lines(race)[0].startswith("2024년 6월 1일 20:05")
     finally:
         i18n.set_language("en")
+
+
+def test_the_races_list_bar_is_the_accent_one_and_clear_of_the_rows(history: Any) -> None:
+    """A long history: the list's bar, wider than the other lists' (it can be dragged), was
+    Kivy's grey, which a table does not see from arm's length; it is in the accent colour,
+    in sight while there is more below, and no row's button is drawn over it."""
+    from pixels import accent_bar_hits
+
+    app = history.app
+    screen = app.show("races")
+    history.pump(3)
+    view = screen.ids.list
+    assert view.viewport_size[1] > view.height  # more races than fit
+    assert view.bar_width == app.fs * 0.5
+    assert accent_bar_hits(view, app.c_accent) >= 5
+    lane = view.right - view.bar_width - view.bar_margin
+    rows = _rows(screen)
+    assert rows and all(row.to_window(row.right, 0)[0] <= view.to_window(lane, 0)[0] + 0.5
+                        for row in rows)

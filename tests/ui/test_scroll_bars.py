@@ -59,3 +59,70 @@ def test_the_race_panel_keeps_its_bar_when_it_scrolls(ui) -> None:
     assert list(box.bar_inactive_color) == list(app.c_accent)
     assert box.bar_width == max(4, app.fs * 0.3)
     assert not box.do_scroll_x
+
+
+def _kv_widget_names(text: str) -> list[str]:
+    """The widget classes a kv file names: its rules' (``<Name>``, ``<Name@Base+Other>``) and
+    the widgets its rules build (an indented ``Name:`` line)."""
+    names: list[str] = []
+    for line in text.splitlines():
+        header = re.match(r"<([^>]+)>:", line)
+        if header:
+            for part in re.split(r"[,@+]", header.group(1)):
+                names.append(part.strip().lstrip("-"))
+            continue
+        child = re.match(r"\s+([A-Z]\w*)\s*:\s*(#.*)?$", line)
+        if child:
+            names.append(child.group(1))
+    return names
+
+
+def test_no_list_keeps_kivys_faint_bar(ui) -> None:
+    """Every scrolling widget of the app is a MoreBelow (the accent bar, in sight while there is
+    more below): Hardware check's seats, New race's options and notes, Start's unfinished
+    races, the storage fault's reason, New season's races, Next race's lines and the Races
+    list kept Kivy's thin faint grey bar (or, the Races list, a wider grey one), and a table
+    did not know there was more below. Every widget a .kv file names is checked, and every
+    widget class and call in the UI's Python."""
+    import ast
+
+    from kivy.factory import Factory
+    from kivy.uix.scrollview import ScrollView
+
+    from companion.ui.app.heat_app import SCREENS
+    from companion.ui.widgets.basic import MoreBelow
+
+    for name in SCREENS:
+        ui.app.screen(name)  # its module imported and its kv file loaded
+    faint, unknown = [], []
+    for path in sorted(UI.rglob("*.kv")):
+        for name in _kv_widget_names(path.read_text(encoding="utf-8")):
+            if not name[0].isupper() or name in ("Color", "Rectangle", "Line", "Ellipse",
+                                                 "RoundedRectangle", "PushMatrix",
+                                                 "PopMatrix", "Rotate", "Translate", "Scale",
+                                                 "Mesh", "StencilPush", "StencilPop",
+                                                 "StencilUse", "StencilUnUse", "Triangle",
+                                                 "Quad", "Point", "Bezier", "BorderImage"):
+                continue
+            try:
+                cls = Factory.get(name)
+            except Exception:  # noqa: BLE001 - a name the Factory does not know
+                unknown.append(f"{path.relative_to(UI)} {name}")
+                continue
+            if issubclass(cls, ScrollView) and not issubclass(cls, MoreBelow):
+                faint.append(f"{path.relative_to(UI)} {name}")
+    for path in sorted(UI.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = {b.id if isinstance(b, ast.Name) else getattr(b, "attr", "")
+                         for b in node.bases}
+                if bases & {"ScrollView", "RecycleView"} and "MoreBelow" not in bases \
+                        and node.name != "MoreBelow":
+                    faint.append(f"{path.relative_to(UI)} class {node.name}")
+            elif isinstance(node, ast.Call):
+                func = node.func
+                called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                if called in {"ScrollView", "RecycleView"}:
+                    faint.append(f"{path.relative_to(UI)}:{node.lineno} {called}()")
+    assert not unknown, unknown
+    assert faint == [], faint

@@ -19,7 +19,14 @@ from companion.i18n import _
 
 from ..views.hardware_words import reason_technical, reason_text
 from ..views.names import car_label
-from ..widgets.basic import Btn, Cell, Row, Swatch, ToneLabel
+from ..widgets.basic import (
+    Btn,
+    Cell,
+    MoreBelow,  # noqa: F401 - hardware_check.kv
+    Row,
+    Swatch,
+    ToneLabel,
+)
 from ..widgets.text_fit import FIT
 from .base import BaseScreen
 

@@ -21,7 +21,7 @@ from companion.i18n import _, listed
 from ..views.drivers import MAX_BONUS, MAX_LEGENDS
 from ..views.names import COLOUR_RGB, colour_name, legend_name
 from ..views.race_form import RaceForm, legends_words, options_summary
-from ..widgets.basic import Btn, Swatch, ToneLabel
+from ..widgets.basic import Btn, MoreBelow, Swatch, ToneLabel  # noqa: F401 - MoreBelow: new_race.kv
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
 from ..widgets.text_fit import FIT

@@ -22,7 +22,7 @@ from ..views.names import CAR_COLOURS, COLOUR_RGB, colour_name, track_title
 from ..views.race_form import legends_words
 from ..views.season_form import SeasonForm, race_words
 from ..views.words import event_line, event_title
-from ..widgets.basic import Btn, Swatch, ToneLabel
+from ..widgets.basic import Btn, MoreBelow, Swatch, ToneLabel  # noqa: F401 - MoreBelow: new_season.kv
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
 from .base import PagedScreen, show_name_clash

@@ -22,7 +22,7 @@ from ..views.words import (
     weather_effect,
     weather_name,
 )
-from ..widgets.basic import Btn, ToneLabel
+from ..widgets.basic import Btn, MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: next_race.kv
 from .base import BaseScreen
 
 

@@ -17,12 +17,13 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.recycleview import RecycleView
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
 
 from companion.i18n import Text, _
 
 from ..views.race_list import PAGE, matching_tracks, race_lines
-from ..widgets.basic import Btn, TLabel  # noqa: F401 - used by races.kv
+from ..widgets.basic import Btn, MoreBelow, TLabel  # noqa: F401 - Btn, TLabel: races.kv
 from ..widgets.name_input import NameInput  # noqa: F401 - used by races.kv
 from .base import BaseScreen
 
@@ -38,6 +39,14 @@ def export_race(session: Any, folder: Path) -> Path:
     tmp.write_text(json.dumps(session.export(), indent=2, ensure_ascii=False), encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+class RaceList(RecycleView, MoreBelow):  # type: ignore[misc]
+    """The races, a few rows recycled as it scrolls (a ``RecycleView``), with the lists' bar
+    (a :class:`~..widgets.basic.MoreBelow`: in the accent colour, in sight while there is
+    more below). Its bar was Kivy's grey one, wider than the other lists' (it can be dragged:
+    a long history is crossed quickly by its bar), and a table did not see it from arm's
+    length; it stays wider (``races.kv``), in the accent colour now."""
 
 
 class RaceListRow(RecycleDataViewBehavior, BoxLayout):  # type: ignore[misc]

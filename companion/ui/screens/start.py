@@ -25,7 +25,7 @@ from companion.i18n.counts import fill
 
 from ..views.names import car_name, track_title
 from ..views.storage_fault import READ_ONLY, READ_ONLY_FIX, TITLES
-from ..widgets.basic import Btn, ToneLabel
+from ..widgets.basic import Btn, MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: start.kv
 from .base import PagedScreen
 
 PAGES = ("home", "ask", "unfinished")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kivy.app import App
 
-from ..widgets.basic import Btn, TLabel  # noqa: F401 - TLabel is used by storage_fault.kv
+from ..widgets.basic import Btn, MoreBelow, TLabel  # noqa: F401 - MoreBelow, TLabel: storage_fault.kv
 from .base import BaseScreen
 
 
