@@ -10,7 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
-from ..views.names import car_name, track_title
+from ..views.names import car_name, season_name, track_title
 from ..widgets.basic import Btn, MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: seasons.kv
 from .base import BaseScreen
 
@@ -50,7 +50,8 @@ class SeasonsScreen(BaseScreen):
             status = _("over") if over else season_status(summary, season.running is not None)
             # the status in the language's brackets: full-width in zh_TW (it read "1962 (第 2
             # 場（共 3 場）進行中)": ASCII brackets around full-width ones)
-            where = _("{season}  ({status})").format(season=summary.name, status=status)
+            where = _("{season}  ({status})").format(season=season_name(summary.name),
+                                                    status=status)
             # a place, its driver and the points on one line: no-break spaces between them
             # (Kivy breaks a line only at a space; "…제갈공명" / "4" was read as two entries);
             # listed() breaks between the drivers

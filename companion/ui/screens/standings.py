@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.i18n import _, listed
 from companion.i18n.counts import fill_kept
 
-from ..views.names import car_name
+from ..views.names import car_name, season_name
 from ..views.standings_columns import RaceColumns, race_columns
 from ..widgets.basic import (  # noqa: F401 - OneLineTitle, ToneLabel: standings.kv
     Cell,
@@ -84,7 +84,7 @@ class StandingsScreen(BaseScreen):
         # "points." was read apart)
         self.ids.title.text = fill_kept(
             _("{season}: {played} of {races} race(s) played"),
-            season=definition.name, played=played, races=len(definition.races))
+            season=season_name(definition.name), played=played, races=len(definition.races))
         if season.over:
             self.ids.title.text = self.champion_words(season)
         self._table(season)
@@ -133,10 +133,10 @@ class StandingsScreen(BaseScreen):
         first = [line for line in lines if line.rank == 1]
         if len(first) == 1:
             return fill_kept(_("{season} champion: {car}, {points} point(s)."),
-                             season=season.definition.name, car=car_name(first[0].car),
+                             season=season_name(season.definition.name), car=car_name(first[0].car),
                              points=first[0].points)
         return fill_kept(_("{season} champions, level: {cars}, {points} point(s) each."),
-                         season=season.definition.name,
+                         season=season_name(season.definition.name),
                          cars=listed(car_name(line.car) for line in first),
                          points=first[0].points)
 

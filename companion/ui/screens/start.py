@@ -23,7 +23,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
-from ..views.names import car_name, track_title
+from ..views.names import car_name, season_name, track_title
 from ..views.storage_fault import READ_ONLY, READ_ONLY_FIX, TITLES
 from ..widgets.basic import Btn, MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: start.kv
 from .base import PagedScreen
@@ -42,7 +42,7 @@ def race_line(summary: Any, season: tuple[str, int, int] | None = None) -> str:
         return line
     name, number, races = season
     return _("{season}, race {n} of {races}: {race}").format(
-        season=name, n=number, races=races, race=line)
+        season=season_name(name), n=number, races=races, race=line)
 
 
 def draft_line(summary: Any, season: tuple[str, int, int] | None = None) -> str:
@@ -60,7 +60,7 @@ def draft_line(summary: Any, season: tuple[str, int, int] | None = None) -> str:
         return line
     name, number, races = season
     return _("{season}, race {n} of {races}: {race}").format(
-        season=name, n=number, races=races, race=line)
+        season=season_name(name), n=number, races=races, race=line)
 
 
 def item_line(app: Any, item: Any) -> str:
@@ -202,7 +202,7 @@ class StartScreen(PagedScreen):
         line = item_line(app, target) if target is not None else ""
         if to_go is not None:
             info.text = _("{season}, race {n} of {races}: {race}").format(
-                season=to_go.name, n=to_go.number, races=to_go.races,
+                season=season_name(to_go.name), n=to_go.number, races=to_go.races,
                 race=track_title(to_go.track))
         else:
             info.text = line or _("No unfinished race.")

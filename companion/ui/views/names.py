@@ -30,6 +30,13 @@ COLOUR_RGB: dict[str, tuple[float, float, float]] = {
 UNBUNDLED_TRACKS: dict[str, str] = {"germany": N_("Germany")}
 """Tracks a season names that the app does not bundle (1966 race 2)."""
 
+OFFICIAL_SEASON_NAMES: frozenset[str] = frozenset((
+    N_("1964 (Heavy Rain)"), N_("1965 (Tunnel Vision)"), N_("1966 (Rocky Roads)")))
+"""The official seasons' names that say more than their year
+(:data:`companion.championship.SEASONS`; a test keeps the two in step). A season stores its
+name in English, as it always did (a log made by an older version opens and names it the
+same); it is shown in the player's language (:func:`season_name`)."""
+
 
 def colour_name(colour: str) -> str:
     return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
@@ -57,6 +64,13 @@ def car_name(car: Any) -> str:
     if car.legend:
         return legend_name(car.id)
     return str(car.name or colour_name(car.id))
+
+
+def season_name(name: str) -> str:
+    """A season's name as the table reads it: an official season's in the current language
+    ("1964（大雨）"; it was shown in English in every language), a name the players gave as they
+    gave it."""
+    return _(name) if name in OFFICIAL_SEASON_NAMES else name
 
 
 def track_title(track_id: str) -> str:
