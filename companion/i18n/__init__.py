@@ -104,3 +104,12 @@ def listed(items: Iterable[str]) -> str:
     between Chinese names read as a mistake: found by a table test; the space after "、"
     is where a line may break: Kivy breaks a line only at a space)."""
     return _(", ").join(items)
+
+
+def sentences(*parts: str) -> str:
+    """Sentences one after another, as the current language writes them: a space between them
+    in English and Korean, none in Traditional Chinese (its sentences end with a full-width
+    "。", and an ASCII space after one read as a mistake: a season's note read "未驗證資料。
+    第 2 場…", found by a table test). Empty parts are left out."""
+    gap = "" if _language == "zh_TW" else " "
+    return gap.join(part for part in parts if part)

@@ -310,3 +310,70 @@ def test_names_are_listed_as_each_language_writes_a_list() -> None:
             assert listed(iter(["Ana"])) == "Ana" and listed([]) == ""
     finally:
         i18n.set_language("en")
+
+
+def test_sentences_follow_each_language_s_way() -> None:
+    """Sentences after one another: an ASCII space between them in English and Korean, none
+    in Traditional Chinese (a season's note read "未驗證資料。 第 2 場…"; found by a table
+    test)."""
+    from companion.i18n import sentences
+
+    try:
+        for language, expected in (("en", "No. Yes."), ("zh_TW", "No.Yes."), ("ko", "No. Yes.")):
+            i18n.set_language(language)
+            assert sentences("No.", "", "Yes.") == expected
+            assert sentences("No.") == "No." and sentences() == ""
+    finally:
+        i18n.set_language("en")
+
+
+def _joins_translated_text_with_a_space(tree: object) -> list[int]:
+    """Lines where a translated text (a ``_()`` call) is joined to another with an ASCII
+    space: ``a + " " + _(...)``, ``" ".join([... _(...)])``, ``f"{_(a)} {_(b)}"``."""
+    import ast
+
+    def translated(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                   and n.func.id == "_" for n in ast.walk(node))
+
+    def space(node: ast.AST) -> bool:
+        return isinstance(node, ast.Constant) and node.value == " "
+
+    def added(node: ast.AST) -> list[ast.AST]:  # the operands of a chain of +
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return added(node.left) + added(node.right)
+        return [node]
+
+    found = []
+    for node in ast.walk(tree):  # type: ignore[arg-type]
+        chain = isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and any(
+            space(n) for n in added(node)) and translated(node)
+        join = (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "join" and space(node.func.value)
+                and any(translated(arg) for arg in node.args))
+        if chain or join:
+            found.append(node.lineno)
+        elif isinstance(node, ast.JoinedStr):
+            parts = node.values
+            for before, gap, after in zip(parts, parts[1:], parts[2:], strict=False):
+                if (isinstance(before, ast.FormattedValue) and space(gap)
+                        and isinstance(after, ast.FormattedValue)
+                        and translated(before) and translated(after)):
+                    found.append(node.lineno)
+    return sorted(set(found))
+
+
+def test_no_translated_sentences_are_joined_with_an_ascii_space() -> None:
+    """Translated sentences are joined by ``i18n.sentences`` (no ASCII space in Traditional
+    Chinese): the Championship list's season note, the weather's two effects, the race
+    order's explanation, the dial's legend after the prompt and the map's hint joined them
+    with " ", which a Chinese reader took for a mistake."""
+    import ast
+    from pathlib import Path
+
+    root = Path(extract.ROOT)
+    found = []
+    for path in sorted((root / "ui").rglob("*.py")):
+        lines = _joins_translated_text_with_a_space(ast.parse(path.read_text(encoding="utf-8")))
+        found += [f"{path.relative_to(root)}:{line}" for line in lines]
+    assert found == [], found

@@ -123,3 +123,21 @@ def test_an_official_season_s_tracks_follow_the_language_s_colon(ui, language: s
         assert first.startswith(f"{year}{colon}{tracks}"), first
         if language == "zh_TW":
             assert ":" not in first, first
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_season_s_note_joins_its_sentences_as_the_language_does(ui, language: str) -> None:
+    """1966's note on the Championship list, two sentences: in Traditional Chinese they were
+    joined by an ASCII space ("未驗證資料。 第 2 場（德國）無法進行。"; found by a table test);
+    none now, and English and Korean keep theirs."""
+    from companion.i18n import _
+
+    ui.app.set_language(language)
+    ui.app.show("seasons")
+    ui.pump(3)
+    label = find_all(ui.app.sm.current_screen, "season 1966")[0].parent.children[-1]
+    note = label.text.split("\n")[1]
+    first, second = _("Unverified data."), _("Race {n} ({track}) cannot be played.")
+    assert note.startswith(first), note
+    gap = note[len(first):len(note) - len(second.format(n=2, track=_("Germany")))]
+    assert gap == ("" if language == "zh_TW" else " "), (note, gap)

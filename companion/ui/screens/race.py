@@ -16,7 +16,7 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.properties import NumericProperty
 
-from companion.i18n import _
+from companion.i18n import _, sentences
 from companion.i18n.counts import fill
 
 from ..controller import RaceController
@@ -135,8 +135,8 @@ class RaceScreen(BaseScreen):
         (found by a table test)."""
         if any(row.planned is None and 1 <= dials.get(row.car, 0) <= 4
                and row.allowed[dials[row.car] - 1] for row in view.gear_rows):
-            return view.prompt + " " + _("Orange: the gear on the seat's dial; Ready "
-                                         "chooses it.")
+            return sentences(view.prompt, _("Orange: the gear on the seat's dial; Ready "
+                                            "chooses it."))
         return view.prompt
 
     def _refit_rulings(self, *_args: object) -> None:
@@ -267,9 +267,9 @@ class RaceScreen(BaseScreen):
             "ruling.")
         # a car that passed another mid-round stays below it until the round ends
         # (docs/rules.md §1.12): read as standings, the list looked wrong (a table test)
-        words = _("The cars in this round's race order, the order they play in (set at the "
-                  "round's start).") + " " + words
+        words = sentences(_("The cars in this round's race order, the order they play in (set "
+                            "at the round's start)."), words)
         view = self._view
         if view is not None and view.sponsors:
-            words += " " + _("Spons.: the Sponsorship cards the driver has won.")
+            words = sentences(words, _("Spons.: the Sponsorship cards the driver has won."))
         explain(self.ids.order, words)

@@ -7,7 +7,7 @@ from typing import Any
 from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.i18n import _, listed
+from companion.i18n import _, listed, sentences
 from companion.i18n.counts import fill
 
 from ..views.names import car_name, season_name, track_title
@@ -73,12 +73,13 @@ class SeasonsScreen(BaseScreen):
             # the language's colon: full-width in zh_TW (it read "1961: 英國、 美國、 義大利")
             text = _("{year}: {tracks}").format(year=year, tracks=tracks)
             playable = all(r.playable for r in definition.races)
-            if not definition.verified:
-                text += "\n" + _("Unverified data.")
-            for number, race in enumerate(definition.races, start=1):
-                if not race.playable:
-                    text += " " + _("Race {n} ({track}) cannot be played.").format(
-                        n=number, track=track_title(race.track))
+            # the note's sentences as the language joins them (no ASCII space in zh_TW)
+            notes = [_("Unverified data.")] if not definition.verified else []
+            notes += [_("Race {n} ({track}) cannot be played.").format(
+                n=number, track=track_title(race.track))
+                for number, race in enumerate(definition.races, start=1) if not race.playable]
+            if notes:
+                text += "\n" + sentences(*notes)
             button = self._row(box, text, _("New season"), f"season {year}",
                                lambda y=year: self.new(y))
             button.disabled = not playable

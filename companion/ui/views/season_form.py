@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.i18n import _, listed
+from companion.i18n import _, listed, sentences
 from companion.i18n.counts import fill
 
 from .drivers import Driver, DriverList, first_drivers
@@ -151,5 +151,5 @@ def race_words(number: int, race: Any) -> str:
                   "before the race."),
         n=number, track=track_title(race.track), press=press or _("none"), cards=race.sponsors)
     if not race.playable:
-        text += " " + _("Cannot be played: the track is not in the app.")
+        text = sentences(text, _("Cannot be played: the track is not in the app."))
     return text

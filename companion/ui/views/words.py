@@ -17,7 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from companion.engine.modules import EVENTS, Road, Weather
-from companion.i18n import N_, _
+from companion.i18n import N_, _, sentences
 from companion.i18n.counts import counted
 from companion.i18n.particles import particles
 
@@ -196,7 +196,7 @@ def weather_name(weather: Weather) -> str:
 
 
 def weather_effect(weather: Weather) -> str:
-    return f"{_(WEATHER_START[weather])} {_(WEATHER_SECTOR[weather])}"
+    return sentences(_(WEATHER_START[weather]), _(WEATHER_SECTOR[weather]))
 
 
 def road_name(token: Road) -> str:

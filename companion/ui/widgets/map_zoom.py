@@ -19,7 +19,7 @@ from kivy.uix.modalview import ModalView
 
 from companion.engine import RaceState
 from companion.engine.conditions import corner_limit
-from companion.i18n import _, listed
+from companion.i18n import _, listed, sentences
 
 from .basic import ToneLabel, over_window
 from .touch_gate import PromptGate
@@ -77,8 +77,8 @@ class MapZoom(ModalView):  # type: ignore[misc]
                            if app.theme_name == "dark" else
                            _("Press Corners (black squares): {corners}.")).format(
                                corners=listed(press)))
-        self.hint.text = "\n".join([*rules, " ".join(
-            [*marks, _("Tap anywhere to go back to the race.")])])
+        self.hint.text = "\n".join([*rules, sentences(
+            *marks, _("Tap anywhere to go back to the race."))])
         self.map.state = state
         self.map.current = current
         self.map.moved = list(moved)
