@@ -532,3 +532,21 @@ def test_two_cars_level_on_points_both_show_on_the_points_chart(ui, theme: str) 
     at_dot = {car for dx in range(-9, 10) for car in ("red", "blue")
               if near(colours_at(x + dx, y), cores[car])}
     assert at_dot == {"red", "blue"}
+
+
+@pytest.mark.parametrize(("language", "germany"), [("en", "Germany"), ("zh_TW", "德國"),
+                                                   ("ko", "독일")])
+def test_an_unplayable_race_is_named_by_its_track_s_name(ui, language: str,
+                                                        germany: str) -> None:
+    """New season for 1966: why it cannot be created named race 2's track by its id
+    ("第 2 場（germany）無法進行"); it names the track as the table knows it."""
+    from companion.ui.widgets.lookup import find
+
+    app = ui.app
+    app.set_language(language)
+    screen = app.screen("newseason")
+    screen.new_form("1966")
+    app.show("newseason")
+    ui.pump(3)
+    problem = find(app.sm.current_screen, "problem").text
+    assert germany in problem and "germany" not in problem, problem

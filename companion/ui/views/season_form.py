@@ -126,8 +126,11 @@ class SeasonForm(DriverList):
             return _("This season cannot be created: {error}").format(error=error)
         for number, race in enumerate(definition.races, start=1):
             if not race.playable:
+                from .names import track_title
+
+                # the track as the table knows it (it read "第 2 場（germany）", its id)
                 return _("Race {n} ({track}) cannot be played: the track is not in the "
-                         "app.").format(n=number, track=race.track)
+                         "app.").format(n=number, track=track_title(race.track))
         return self.same_names()
 
 
