@@ -28,6 +28,7 @@ from .actions import (
     action_from_dict,
     action_to_dict,
 )
+from .conditions import corner_limit
 from .explain import Explanation, explain
 from .rules import (
     Applied,
@@ -92,6 +93,7 @@ __all__ = [
     "action_to_dict",
     "apply",
     "cooldown_limit",
+    "corner_limit",
     "explain",
     "fill_grid",
     "play",

@@ -17,8 +17,7 @@ from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
-from companion.engine import RaceState
-from companion.engine.conditions import corner_limit
+from companion.engine import RaceState, corner_limit
 from companion.i18n import _, listed, sentences
 
 from .basic import ToneLabel, over_window

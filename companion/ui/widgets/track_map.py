@@ -55,8 +55,7 @@ from kivy.properties import (
 )
 from kivy.uix.widget import Widget
 
-from companion.engine import RaceState, Track
-from companion.engine.conditions import corner_limit
+from companion.engine import RaceState, Track, corner_limit
 
 from ..views.map_clearance import Box
 from ..views.map_labels import Plan, fitted_plan
