@@ -42,10 +42,12 @@ def number_breaks(screen: Any) -> tuple[list[str], int]:
         label.texture_update()
         lines = ["".join(word.text for word in line.words)
                  for line in text_cache.renderer(label)._cached_lines]
-        starts = line_starts(label.text, lines)
+        text = label.text.replace("\u00a0", " ")  # spaces the rendering made no-break
+        lines = [line.replace("\u00a0", " ") for line in lines]
+        starts = line_starts(text, lines)
         assert starts is not None, (label.text, lines)
         for number in range(1, len(lines)):
-            if "\n" in label.text[starts[number - 1]:starts[number]]:
+            if "\n" in text[starts[number - 1]:starts[number]]:
                 continue  # a line break of the text's own, not a wrap (the app's line
                 # breaks that fill a Chinese line are wraps: text_fit.fill_break)
             breaks += 1

@@ -43,7 +43,14 @@ from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.uix.label import Label
 from kivy.utils import get_hex_from_color
 
-from .text_fit import FILL_FIXES, NO_LINE_START, ORPHAN_FIXES, chinese, fill_break, orphan_break
+from .text_fit import (
+    FILL_FIXES,
+    ORPHAN_FIXES,
+    chinese,
+    fill_break,
+    kept_numbers,
+    orphan_break,
+)
 
 MAX_TEXTURES = 1500
 """Textures kept (a race of six cars uses about 400 different ones, the whole demo 1,800)."""
@@ -248,7 +255,8 @@ def _wrapped(renderer: Any) -> bool:
 
 
 def _broken(renderer: Any) -> None:
-    """Rendered again with line breaks put in (:func:`_break_lines`): where Kivy moved a
+    """Its numbers kept with the words beside them (:func:`.text_fit.kept_numbers`), then
+    rendered again with line breaks put in (:func:`_break_lines`): where Kivy moved a
     Chinese run down to the next line whole and the line before has room for its first
     characters (:func:`.text_fit.fill_break`), and where Kivy began a line with closing
     punctuation inside a text with no spaces (a Chinese clause's full stop alone on the last
@@ -256,10 +264,16 @@ def _broken(renderer: Any) -> None:
     unfilled is drawn unfilled: Kivy's break at a space (between two sentences) reads better
     than one inside a clause, for no line saved. :class:`.text_fit.TextFit` counts the lines
     so broken. Only for text wrapped in a width, not shortened."""
+    if not _wrapped(renderer):
+        return
+    padding = renderer.options.get("padding") or (0, 0, 0, 0)
+    kept = kept_numbers(renderer.text, renderer.usersize[0] - padding[0] - padding[2],
+                        lambda line: float(renderer.get_extents(line)[0]))
+    if kept != renderer.text:
+        renderer.text = kept
+        renderer.refresh()
     text = renderer.text
     chinese_text = any(chinese(char) for char in text)
-    if not _wrapped(renderer) or (not chinese_text and NO_LINE_START.isdisjoint(text)):
-        return
     if not _break_lines(renderer, FILL_FIXES if chinese_text else 0):
         return  # no line filled: as laid out
     filled, count = renderer.text, len(renderer._cached_lines)
@@ -290,9 +304,7 @@ def _break_lines(renderer: Any, most_fills: int) -> int:
         if len(lines) < 2:
             return fills
         fill = (fill_break(text, lines, width, measure) if fills < most_fills else None)
-        orphan = None
-        if fixes < ORPHAN_FIXES and any(line[:1] in NO_LINE_START for line in lines[1:]):
-            orphan = orphan_break(text, lines)  # checked before any text is mapped
+        orphan = orphan_break(text, lines) if fixes < ORPHAN_FIXES else None
         if fill is not None and (orphan is None or fill < orphan):
             at, fills = fill, fills + 1
         elif orphan is not None:

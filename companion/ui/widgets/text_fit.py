@@ -18,8 +18,9 @@ and Japanese typesetting keep), on the screen (:func:`.text_cache`'s rendering) 
 lines counted here alike."""
 
 
-ORPHAN_FIXES = 4
-"""Line breaks put in at most per text to keep closing punctuation from beginning a line."""
+ORPHAN_FIXES = 8
+"""Line breaks put in at most per text where Kivy broke a word by characters where a line may
+not break (closing punctuation beginning a line, a number torn from its noun)."""
 
 NO_LINE_END = frozenset("「『（【〔〈《([{")
 """Characters a line must not end with: opening brackets."""
@@ -40,15 +41,89 @@ def chinese(char: str) -> bool:
             or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF)
 
 
+def _numeric(word: str) -> bool:
+    return any("0" <= char <= "9" for char in word)
+
+
+NUMBER_EDGE = 3
+"""A number within this many characters of a word's edge is kept with the word beyond that
+edge ("+3", "limit-5"), and a word of at most one more with a number in it with the words on
+both sides ("37번", "2장을", "2：速度"; not "+2。Maximilianus" with the word after it)."""
+
+
+def _number_first(word: str) -> bool:
+    """``word`` begins with a number (within :data:`NUMBER_EDGE` characters)."""
+    return any("0" <= char <= "9" for char in word[:NUMBER_EDGE])
+
+
+def _number_last(word: str) -> bool:
+    """``word`` ends with a number (within :data:`NUMBER_EDGE` characters)."""
+    return any("0" <= char <= "9" for char in word[-NUMBER_EDGE:])
+
+
+def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> str:
+    """``text`` with each space beside a number made a no-break space, so a number is never
+    on one line and its noun or its verb on the next ("…takes 2" / "Stress", "…拿 2" / "張壓
+    力卡", "37번" / "칸으로", "Cooldown" / "1": found by a table test on the race screen, the
+    draft's cards, everywhere but Results and Standings, whose messages keep them already):
+    the spaces beside a word that begins or ends with a number ("37번", "+3", "limit-5"; not
+    a name with a number inside it), unless the word before the space ends a clause (closing
+    punctuation: "space 12, Race Line" keeps its break after the comma). A space whose words,
+    so joined, would be wider than ``width`` (``measure``: a text's width) from the last place
+    a line may break before it to the first after it stays a space: Kivy would break a word
+    inside."""
+    if not _numeric(text):
+        return text
+    paragraphs = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split(" ")
+        out = words[0]
+        for before, word in zip(words, words[1:], strict=False):
+            if (before and word and before[-1] not in NO_LINE_START
+                    and (_number_last(before) or _number_first(word)
+                         or (len(before) <= NUMBER_EDGE + 1 and _numeric(before))
+                         or (len(word) <= NUMBER_EDGE + 1 and _numeric(word)))):
+                # the part around the space no line may break inside once it is joined
+                tail = out[out.rfind(" ") + 1:]
+                breaks = fill_breaks(tail)
+                head = fill_breaks(word)
+                start, end = (breaks[-1] if breaks else 0), (head[0] if head else len(word))
+                joined = f"{tail[start:]}\u00a0{word[:end]}"
+                if measure(joined) <= width:
+                    out = f"{out}\u00a0{word}"
+                    continue
+            out = f"{out} {word}"
+        paragraphs.append(out)
+    return "\n".join(paragraphs)
+
+
+def breakable(char: str) -> bool:
+    """A character a line may break before or after inside a word: Chinese (:func:`chinese`)
+    or a Hangul syllable (a Korean word wider than a line breaks between syllables)."""
+    return chinese(char) or 0xAC00 <= ord(char) <= 0xD7A3
+
+
+def break_allowed(before: str, after: str, hangul: bool = True) -> bool:
+    """A line may break between ``before`` and ``after`` inside a word: one of them
+    :func:`breakable` (Chinese only unless ``hangul``; never inside a Latin name), neither a
+    digit (a number stays with what it is written against: "37번", "第2個"), ``after`` not
+    closing punctuation (:data:`NO_LINE_START`), ``before`` not an opening bracket
+    (:data:`NO_LINE_END`), neither a no-break space (:data:`NO_BREAK`)."""
+    near = breakable if hangul else chinese
+    return ((near(before) or near(after)) and after not in NO_LINE_START
+            and before not in NO_LINE_END and before not in NO_BREAK and after not in NO_BREAK
+            and not "0" <= before <= "9" and not "0" <= after <= "9")
+
+
 def fill_breaks(word: str) -> list[int]:
-    """Where a run with no spaces may be broken as Chinese is set: between two characters one
-    of which is Chinese (:func:`chinese`; never inside a Latin name or a number), never
-    before closing punctuation (:data:`NO_LINE_START`) nor after an opening bracket
-    (:data:`NO_LINE_END`), never beside a no-break space (:data:`NO_BREAK`)."""
-    return [k for k in range(1, len(word))
-            if (chinese(word[k - 1]) or chinese(word[k])) and word[k] not in NO_LINE_START
-            and word[k - 1] not in NO_LINE_END and word[k - 1] not in NO_BREAK
-            and word[k] not in NO_BREAK]
+    """Where a run with no spaces may be broken as Chinese is set (:func:`break_allowed`;
+    a Korean word is not broken inside: Korean lines break at spaces)."""
+    return [k for k in range(1, len(word)) if break_allowed(word[k - 1], word[k], False)]
+
+
+def blank(char: str) -> bool:
+    """A space Kivy breaks a line at (not a no-break space)."""
+    return char.isspace() and char not in NO_BREAK
 
 
 def fill_prefix(line: str, word: str, width: float, measure: Callable[[str], float]) -> int:
@@ -81,9 +156,9 @@ def line_starts(text: str, lines: Sequence[str]) -> list[int] | None:
     for line in lines:
         first = True
         for char in line:
-            if char.isspace():
+            if blank(char):
                 continue
-            while pos < len(text) and text[pos].isspace():
+            while pos < len(text) and blank(text[pos]):
                 pos += 1
             if pos >= len(text) or text[pos] != char:
                 return None
@@ -110,7 +185,7 @@ def fill_break(text: str, lines: Sequence[str], width: float,
         if start == 0 or text[start - 1] != " " or not lines[number - 1].strip():
             continue  # a line after a line break, or inside a run Kivy broke by characters
         end = start
-        while end < len(text) and not text[end].isspace():
+        while end < len(text) and not blank(text[end]):
             end += 1
         count = fill_prefix(text[starts[number - 1]:start], text[start:end], width, measure)
         if count:
@@ -118,10 +193,23 @@ def fill_break(text: str, lines: Sequence[str], width: float,
     return None
 
 
-def carried(chars: Sequence[str]) -> int:
-    """How many of a line's last characters ``chars`` (of a text with no spaces) go down to the
-    next line with a character the next line must not begin with: the last one, and before it
-    those that must not begin a line either; 0 when that would leave the line empty."""
+def carried(chars: Sequence[str], following: str) -> int:
+    """How many of a line's last characters ``chars`` (of a word Kivy broke by characters,
+    ``following`` the first character of the next line) go down to the next line so that
+    the line breaks where a line may (:func:`break_allowed`): 0 where it may already, else
+    back to the nearest place it may (a full stop alone on a line, a number torn from the
+    character it is joined to, a Latin name broken inside); where there is none on the line,
+    before closing punctuation the last character (and any closing punctuation before it)
+    still goes down, else 0."""
+    if break_allowed(chars[-1], following):
+        return 0
+    for count in range(1, len(chars)):
+        if break_allowed(chars[-count - 1], chars[-count]):
+            return count
+    if following not in NO_LINE_START:
+        return 0
+    # no place to break on the line (a Latin name fills it): closing punctuation still never
+    # begins a line, the name's last letter goes down with it
     count = 1
     while count < len(chars) and chars[-count] in NO_LINE_START:
         count += 1
@@ -130,17 +218,18 @@ def carried(chars: Sequence[str]) -> int:
 
 def orphan_break(text: str, lines: Sequence[str]) -> int | None:
     """Where to put a line break in ``text`` so that the first of Kivy's ``lines`` (the text
-    as laid out, in order) that begins with a character a line must not begin with, where
-    Kivy broke a text with no spaces, begins with the characters before it instead
-    (:func:`carried`); None when no line so begins (or the lines are not the text's)."""
+    as laid out, in order) that Kivy began inside a word it broke by characters where a line
+    may not break (:func:`break_allowed`: before closing punctuation, beside a no-break
+    space...) begins with the characters before it instead (:func:`carried`); None when no
+    line so begins (or the lines are not the text's)."""
     pos = 0
     before: list[tuple[int, str]] = []  # the previous line's characters and where they are
     for number, line in enumerate(lines):
         chars: list[tuple[int, str]] = []
         for char in line:
-            if char.isspace():
+            if blank(char):
                 continue
-            while pos < len(text) and text[pos].isspace():
+            while pos < len(text) and blank(text[pos]):
                 pos += 1
             if pos >= len(text) or text[pos] != char:
                 return None
@@ -149,13 +238,14 @@ def orphan_break(text: str, lines: Sequence[str]) -> int | None:
         if not chars:
             continue
         start, first = chars[0]
-        if number and before and before[-1][0] == start - 1 and first in NO_LINE_START:
+        if (number and before and before[-1][0] == start - 1
+                and not break_allowed(before[-1][1], first)):
             run = [before[-1]]  # the word's characters on the line before (no space between)
             for at, char in reversed(before[:-1]):
                 if at != run[0][0] - 1:
                     break
                 run.insert(0, (at, char))
-            down = carried([c for _at, c in run])
+            down = carried([c for _at, c in run], first)
             if down:
                 return start - down
         before = chars
@@ -190,18 +280,20 @@ class TextFit:
         return found
 
     def lines(self, text: str, size: float, width: float) -> int:
-        """Lines ``text`` takes in ``width`` at font ``size``, as the app's labels draw it: a
-        line break put in where a Chinese run moved down whole leaves room for its first
-        characters (:func:`fill_prefix`, at most :data:`FILL_FIXES` times) and where a line
-        would begin with closing punctuation (at most :data:`ORPHAN_FIXES` times), the one
-        nearer the start first, the text laid out again after each; the lines so filled if
-        fewer than without the fills (``text_cache`` renders so)."""
+        """Lines ``text`` takes in ``width`` at font ``size``, as the app's labels draw it:
+        its numbers kept with the words beside them (:func:`kept_numbers`), a line break put
+        in where a Chinese run moved down whole leaves room for its first characters
+        (:func:`fill_prefix`, at most :data:`FILL_FIXES` times) and where a line would begin
+        with closing punctuation (at most :data:`ORPHAN_FIXES` times), the one nearer the
+        start first, the text laid out again after each; the lines so filled if fewer than
+        without the fills (``text_cache`` renders so)."""
         key = (text, size, width)
         found = self._lines.get(key)
         if found is None:
-            found = self._counted(text, size, width, FILL_FIXES)
-            if any(chinese(char) for char in text):  # drawn unfilled unless a line is saved
-                found = min(found, self._counted(text, size, width, 0))
+            kept = kept_numbers(text, width, lambda line: self.width(line, size))
+            found = self._counted(kept, size, width, FILL_FIXES)
+            if any(chinese(char) for char in kept):  # drawn unfilled unless a line is saved
+                found = min(found, self._counted(kept, size, width, 0))
             if len(self._lines) >= MAX_KEPT_LINES:
                 self._lines.clear()
             self._lines[key] = found
@@ -265,7 +357,7 @@ class TextFit:
                 for index, char in enumerate(word):
                     step = self.width(char, size)
                     if used and used + step > width:
-                        down = carried(line) if char in NO_LINE_START and fixing else 0
+                        down = carried(line, char) if fixing else 0
                         if down and orphan is None:
                             orphan = start + index - down
                         lines, used, line = lines + 1, 0.0, []
