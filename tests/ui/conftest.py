@@ -20,6 +20,11 @@ Config.set("graphics", "height", "480")
 # The tests pump frames (``Harness.pump``); none waits for the clock: no frame rate cap (Kivy
 # would sleep up to 1/60 s in each frame to hold 60 frames a second).
 Config.set("graphics", "maxfps", "0")
+# Offscreen, SDL's window asks Mesa's software rasteriser (llvmpipe) for 4 samples a pixel
+# (Kivy's default ``multisamples``): every frame was rasterised four times over, most of a UI
+# test's time (a scripted race's frames: 39 ms each, 6.4 s of a 10 s test). The tests read
+# layouts, texts, textures and colours, none an edge's antialiasing: one sample a pixel.
+Config.set("graphics", "multisamples", "0")
 
 from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402

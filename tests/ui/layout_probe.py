@@ -129,6 +129,7 @@ def main(argv: list[str]) -> int:
     from kivy.config import Config
 
     Config.set("graphics", "maxfps", "0")  # before Kivy's clock is made: pump, never wait
+    Config.set("graphics", "multisamples", "0")  # one sample a pixel (as tests/ui/conftest.py)
     from companion.ui.demo import run as demo
     from companion.ui.demo.script import next_press
 

@@ -123,6 +123,7 @@ def main() -> None:
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("graphics", "maxfps", "0")  # the probe pumps frames, it never waits for them
+    Config.set("graphics", "multisamples", "0")  # one sample a pixel (as tests/ui/conftest.py)
     from kivy.base import EventLoop, runTouchApp
 
     import tracks
