@@ -12,51 +12,26 @@ counted in picks, never in time (the child waits to be killed)."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from child_app import read_then_kill
 
 from companion.ui.widgets.lookup import find, find_all
 
 pytestmark = pytest.mark.ui
 
-REPO = Path(__file__).resolve().parents[2]
-CHILD_TIMEOUT = 25.0
-"""Longest wait for the child's next line (a stalled child fails the test)."""
 CHILD_SEED = 7
 """The child's championship seed: not the test harness's, so a Next race drawn again (instead
 of the draft's own) would show."""
 
 CHILD = r"""
-import json, sys
-from companion.ui.headless import use_headless_kivy
-use_headless_kivy("heat-kill-kivy-")
-from kivy.config import Config
-Config.set("graphics", "width", "800")
-Config.set("graphics", "height", "480")
-Config.set("graphics", "maxfps", "0")
-from kivy.base import EventLoop, runTouchApp
-from companion.ui.app import HeatApp
-from companion.ui.demo.player import TablePlayer
 from companion.ui.widgets.lookup import find
 
 data, kind, picks = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
-def pump(frames=2):
-    for _ in range(frames):
-        EventLoop.idle()
-
-app = HeatApp(data=data, hardware_factory=None)
-app.race_seed = int(sys.argv[4])
-app._run_prepare()
-runTouchApp(embedded=True)
-pump()
-player = TablePlayer(app, pump)
+app, player = start_app(data, seed=int(sys.argv[4]))
 
 def said():
     flow, screen = app.draft_flow, app.sm.current_screen
@@ -101,28 +76,9 @@ sys.stdin.readline()  # wait for the SIGKILL
 
 def _draft_then_kill(data: Path, kind: str, picks: int) -> dict[str, Any]:
     """Run the child to ``picks`` acknowledged picks, SIGKILL it; what it showed last."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(data), kind, str(picks), str(CHILD_SEED)],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    shown: list[dict[str, Any]] = []
-    try:
-        while True:
-            line = proc.stdout.readline()
-            assert line, f"the child stopped: {proc.stderr.read() if proc.stderr else ''}"
-            if line.strip() == "kill me":
-                break
-            shown.append(json.loads(line))
-        os.kill(proc.pid, signal.SIGKILL)  # the power cut, right after the last acknowledgement
-        assert proc.wait(timeout=CHILD_TIMEOUT) == -signal.SIGKILL
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=CHILD_TIMEOUT)
-        for pipe in (proc.stdin, proc.stdout, proc.stderr):
-            if pipe is not None:
-                pipe.close()
+    lines = read_then_kill(CHILD, [str(data), kind, str(picks), str(CHILD_SEED)],
+                           lambda lines: bool(lines) and lines[-1].strip() == "kill me")
+    shown = [json.loads(line) for line in lines[:-1]]
     assert len(shown) == picks + 1 and shown[-1]["screen"] == "draft"
     return shown[-1]
 

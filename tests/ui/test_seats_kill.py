@@ -14,38 +14,18 @@ child's own steps, never by time (the child waits to be killed)."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from child_app import read_then_kill
 
 pytestmark = pytest.mark.ui
 
-REPO = Path(__file__).resolve().parents[2]
-CHILD_TIMEOUT = 25.0
-
 CHILD = r"""
-import json, sys
-from companion.ui.headless import use_headless_kivy
-use_headless_kivy("heat-seats-kivy-")
-from kivy.config import Config
-Config.set("graphics", "width", "800")
-Config.set("graphics", "height", "480")
-Config.set("graphics", "maxfps", "0")
-from kivy.base import EventLoop, runTouchApp
 from companion.session import RaceLog
-from companion.ui.app import HeatApp
-from companion.ui.demo.player import TablePlayer
 
 data, where = sys.argv[1], sys.argv[2]
-
-def pump(frames=2):
-    for _ in range(frames):
-        EventLoop.idle()
 
 def wait_for_the_kill(said):
     print(json.dumps(said), flush=True)
@@ -65,11 +45,7 @@ else:  # "before-commit": the seats written, the race's transaction not committe
         wait_for_the_kill({"at": where, "race": race_id})
     HeatApp.save_seats = written
 
-app = HeatApp(data=data, hardware_factory=None)
-app._run_prepare()
-runTouchApp(embedded=True)
-pump()
-player = TablePlayer(app, pump)
+app, player = start_app(data)
 player.set_up_race(("Maximilianus", "Bartholomew"))
 player.press("seat 0")  # not the default seats
 player.press("seat 1")
@@ -80,27 +56,8 @@ player.press("start race")
 
 def _start_race_then_kill(data: Path, where: str) -> tuple[dict[int, str], str]:
     """The seats the child set, and the id of the race it was storing when killed."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(data), where],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    lines: list[Any] = []
-    try:
-        while len(lines) < 2:
-            line = proc.stdout.readline()
-            assert line, f"the child stopped: {proc.stderr.read() if proc.stderr else ''}"
-            lines.append(json.loads(line))
-        os.kill(proc.pid, signal.SIGKILL)  # the power cut
-        assert proc.wait(timeout=CHILD_TIMEOUT) == -signal.SIGKILL
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=CHILD_TIMEOUT)
-        for pipe in (proc.stdin, proc.stdout, proc.stderr):
-            if pipe is not None:
-                pipe.close()
-    seats, killed = lines
+    lines = read_then_kill(CHILD, [str(data), where], lambda lines: len(lines) >= 2)
+    seats, killed = (json.loads(line) for line in lines)
     assert killed["at"] == where
     return {int(seat): car for seat, car in seats.items()}, str(killed["race"])
 
