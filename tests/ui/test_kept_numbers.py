@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from stand_in_seasons import show_stand_in_season
 
 from companion.ui.widgets.lookup import walk
 
@@ -105,8 +106,6 @@ def test_the_standings_keep_each_number_with_its_words(ui, language: str) -> Non
     """A custom season over, its name and its champion's long: the title wrapped between
     the champion's points and their noun ("…, 57" / "points."). The Standings' lines (title,
     the notes under the table) keep a number with the words beside it."""
-    from types import SimpleNamespace
-
     from companion.championship import CarEntry, RaceResult, Season, SeasonDef, SeasonRace
 
     cars = tuple(CarEntry(colour, name) for colour, name in zip(
@@ -118,10 +117,7 @@ def test_the_standings_keep_each_number_with_its_words(ui, language: str) -> Non
         season = season.with_result(RaceResult(order=tuple(car.id for car in cars)))
     assert season.over
     app = ui.app
-    stored = SimpleNamespace(id="s1", season=season, running=None, race_ids=())
-    app.season_store = lambda: SimpleNamespace(season=lambda _id: stored,
-                                               seasons_to_go=lambda: [])  # (Start's)
-    app.season_id = "s1"
+    show_stand_in_season(app, season)
     app.set_language(language)
     try:
         app.show("standings")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from stand_in_seasons import show_stand_in_season
 from test_championship_ui import _fake_season, _new_1961_season
 from test_results_words import chart_layout_problems
 
@@ -102,8 +103,6 @@ def test_a_champion_s_title_takes_one_line(ui, language: str, champion: str) -> 
     onto two lines at the big size ("… champion: 歐陽娜娜司馬長風上官婉兒, 36" / "points.";
     found by a table test in English). It is written smaller instead, on one line, never
     under the readable floor; a short title keeps the big size."""
-    from types import SimpleNamespace
-
     from test_kept_numbers import rendered_lines
 
     from companion.championship import CarEntry, RaceResult, Season
@@ -116,10 +115,7 @@ def test_a_champion_s_title_takes_one_line(ui, language: str, champion: str) -> 
         season = season.with_result(RaceResult(order=("red", "blue", "green")))
     assert season.over
     app = ui.app
-    stored = SimpleNamespace(id="s1", season=season, running=None, race_ids=())
-    app.season_store = lambda: SimpleNamespace(season=lambda _id: stored,
-                                               seasons_to_go=lambda: [])  # (Start's)
-    app.season_id = "s1"
+    stored = show_stand_in_season(app, season)
     app.set_language(language)
     try:
         app.show("standings")
