@@ -6,6 +6,7 @@ import csv
 import json
 
 import pytest
+from season_play import start_next_race
 
 from companion import racefile
 from companion.ui.widgets.lookup import find, find_all
@@ -33,21 +34,6 @@ def _new_1961_season(ui) -> str:
     ui.player.press("create season")
     assert app.sm.current == "standings"
     return str(app.season_id)
-
-
-def _start_next_race(ui) -> None:
-    app = ui.app
-    ui.player.press("next race")
-    assert app.sm.current == "nextrace"
-    ui.player.press("draft")
-    assert app.sm.current == "draft"
-    flow = app.draft_flow
-    for _ in flow.draft.order:
-        ui.player.press("card 0")
-    if flow.mode == "swap":
-        ui.player.press("skip swap")
-    ui.player.press("start race")
-    assert app.sm.current == "race"
 
 
 def test_a_1961_season_race_and_its_standings(ui) -> None:
@@ -118,7 +104,7 @@ def _season_line(ui, season_id: str) -> str:
 def test_continue_resumes_a_season_race(ui) -> None:
     app = ui.app
     season_id = _new_1961_season(ui)
-    _start_next_race(ui)
+    start_next_race(ui)
     race_id = app.session.race_id
     for _ in range(10):
         ui.player.step()

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 from layout_probe import check_screen
-from test_draft_resume import NAMES, _begin_draft, _draft_state, _dump, _shot
+from season_play import shot
+from test_draft_resume import NAMES, _begin_draft, _draft_state, _dump
 from test_storage_faults import tap
 
 from companion.ui.widgets.lookup import find, find_all
@@ -49,7 +50,7 @@ def _fault_said(app: Any, language: str, tmp_path: Path, name: str) -> None:
                                                                  "fault back"}
     assert find_all(screen, "fault new-log") == []
     assert check_screen(app, f"{name} [{language}]") == []
-    _shot(app, tmp_path, f"{name}-{language}")
+    shot(app, tmp_path, f"{name}-{language}")
 
 
 @pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])

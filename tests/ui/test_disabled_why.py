@@ -255,9 +255,9 @@ def test_every_greyed_control_of_the_setup_screens_says_why(ui, language: str) -
         ui.player.find(f"name {index}").text = f"Driver{index}"
     ui.player.press("create season")
     assert app.sm.current == "standings"
-    from test_championship_ui import _start_next_race
+    from season_play import start_next_race
 
-    _start_next_race(ui)  # through its draft
+    start_next_race(ui)  # through its draft
     rng = random.Random(7)
     while (action := next_action(app.session.state, rng)) is not None:
         app.session.submit(action)  # the season's one race, to its end

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from layout_probe import check_screen
+from season_play import create_season, shot
 from test_setup_screens import layout_problems
 
 from companion.ui.widgets.lookup import find, find_all
@@ -25,17 +26,6 @@ LANGUAGES = ["en", "zh_TW", "ko"]
 DRAFT_WORDS = {"en": "Garage draft, round 2", "zh_TW": "車庫選牌第 2 輪",
                "ko": "개러지 드래프트 2라운드"}
 """The draft's words on the Start screen (the round 2 of a single race's draft)."""
-
-
-def _shot(app: Any, folder: Path, name: str) -> None:
-    from kivy.base import EventLoop
-
-    for _ in range(2):
-        EventLoop.idle()
-    folder.mkdir(parents=True, exist_ok=True)
-    made = app.root_window.screenshot(str(folder / f"{name}.png"))
-    if made:
-        Path(made).replace(folder / f"{name}.png")
 
 
 def _begin_draft(ui: Any, picks: int = 4, names: tuple[str, ...] = NAMES) -> str:
@@ -92,7 +82,7 @@ def test_continue_leads_back_into_the_draft_where_it_was(ui, tmp_path, language:
     assert DRAFT_WORDS[language] in info and all(name in info for name in NAMES)
     assert not find(start, "continue").disabled
     assert layout_problems(app, f"start [{language}]") == []
-    _shot(app, tmp_path, f"start-{language}")
+    shot(app, tmp_path, f"start-{language}")
     ui.player.press("continue")
     assert app.sm.current == "draft" and app.draft_flow.stored == draft_id
     app.set_language("en")
@@ -101,7 +91,7 @@ def test_continue_leads_back_into_the_draft_where_it_was(ui, tmp_path, language:
     app.set_language(language)
     ui.pump(3)
     assert check_screen(app, f"draft [{language}]") == []
-    _shot(app, tmp_path, f"draft-{language}")
+    shot(app, tmp_path, f"draft-{language}")
     ui.player.press("card 0")  # the draft goes on, recorded
     assert _draft_state(app, draft_id) == ("open", 5)
 
@@ -124,7 +114,7 @@ def test_new_race_asks_before_it_ends_the_draft(ui, tmp_path, language: str) -> 
         assert shown == text if language == "en" else shown not in ("", text)
     assert all(name in find(start, "ask race").text for name in NAMES)
     assert layout_problems(app, f"ask [{language}]") == []
-    _shot(app, tmp_path, f"ask-{language}")
+    shot(app, tmp_path, f"ask-{language}")
     ui.player.press("back")  # neither: nothing changes
     assert _draft_state(app, draft_id) == ("open", 4) and start.page == "home"
     ui.player.press("new race")
@@ -209,7 +199,7 @@ def test_a_draft_the_log_cannot_read_is_named_and_changes_nothing(ui, tmp_path,
             "ko": reason == f"레이스 기록의 {draft_id} 개러지 드래프트가 3번째 입력에서 "
                             "손상되었습니다."}[language]
     assert check_screen(app, f"fault [{language}]") == []
-    _shot(app, tmp_path, f"fault-{language}")
+    shot(app, tmp_path, f"fault-{language}")
     assert _dump(path) == before
     ui.player.press("fault back")
     assert app.sm.current == "start" and _dump(path) == before
@@ -225,12 +215,7 @@ def test_a_season_s_next_race_after_a_restart_is_the_one_its_draft_is_for(ui) ->
     was. Before, Next race drew again from a new seed and the draft began afresh."""
     app = ui.app
     app.race_seed = 11  # this table's draw (after the restart the harness draws another)
-    ui.player.press("championship")
-    ui.player.press("season 1961")
-    for index, name in enumerate(("Maximilianus", "Bartholomew")):
-        ui.player.find(f"name {index}").text = name
-    ui.player.press("create season")
-    season_id = app.season_id
+    season_id = create_season(ui, "1961", ("Maximilianus", "Bartholomew"))
     ui.player.press("next race")
     plan = app.sm.current_screen.plan
     shown = [label.text for label in app.sm.current_screen.ids.info.children]

@@ -9,10 +9,10 @@ The layouts with a race unfinished and on a new table are ``test_unfinished_race
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
+from season_play import create_season, play_next_race, shot
 from test_setup_screens import layout_problems
 
 from companion.ui.widgets.lookup import find, find_all
@@ -26,52 +26,6 @@ LINE = {"en": "1961, race 2 of 3: USA", "zh_TW": "1961 第 2 場（共 3 場）�
 """What Continue names (race 2 of the 1961 season), in each language."""
 
 
-def _shot(app: Any, folder: Path, name: str) -> None:
-    from kivy.base import EventLoop
-
-    for _ in range(2):
-        EventLoop.idle()
-    folder.mkdir(parents=True, exist_ok=True)
-    made = app.root_window.screenshot(str(folder / f"{name}.png"))
-    if made:
-        Path(made).replace(folder / f"{name}.png")
-
-
-def _new_season(ui: Any, year: str, *, from_start: bool = False) -> str:
-    ui.app.show("start")
-    if from_start:
-        ui.player.press("new season")
-        ui.app.sm.current_screen.new_form(year)
-        ui.app.sm.current_screen.refresh()
-    else:
-        ui.player.press("championship")
-        ui.player.press(f"season {year}")
-    for index, name in enumerate(NAMES):
-        ui.player.find(f"name {index}").text = name
-    ui.player.press("create season")
-    assert ui.app.sm.current == "standings"
-    return str(ui.app.season_id)
-
-
-def _play_next_race(ui: Any, season_id: str) -> str:
-    """From the season's standings: Next race, its draft, the race played to the end."""
-    app = ui.app
-    app.season_id = season_id
-    app.show("standings")
-    ui.player.press("next race")
-    ui.player.press("draft")
-    flow = app.draft_flow
-    for _ in flow.draft.order:
-        ui.player.press("card 0")
-    if flow.mode == "swap":
-        ui.player.press("skip swap")
-    ui.player.press("start race")
-    race_id = str(app.session.race_id)
-    ui.player.play_to_end()
-    assert app.session.state.over
-    return race_id
-
-
 def _start(ui: Any) -> Any:
     ui.app.show("start")
     ui.pump(2)
@@ -80,8 +34,8 @@ def _start(ui: Any) -> Any:
 
 def test_a_season_half_played_leads_to_its_next_race(ui, tmp_path) -> None:
     app = ui.app
-    season_id = _new_season(ui, "1961")
-    _play_next_race(ui, season_id)
+    season_id = create_season(ui, "1961", NAMES)
+    play_next_race(ui, season_id)
     for restarted in (False, True):  # as the table left it, and as it comes back to it
         if restarted:
             app = ui.restart()
@@ -100,7 +54,7 @@ def test_a_season_half_played_leads_to_its_next_race(ui, tmp_path) -> None:
             assert button.parent.parent is new_race.parent is new_season.parent  # one row
             assert find_all(start, "other unfinished")[0].opacity == 0
             assert layout_problems(app, f"start, a season's race to go [{language}]") == []
-            _shot(app, tmp_path, f"start-{language}{'-restarted' if restarted else ''}")
+            shot(app, tmp_path, f"start-{language}{'-restarted' if restarted else ''}")
     app.set_language("en")
     ui.player.press("continue")
     screen = app.sm.current_screen
@@ -119,12 +73,12 @@ def test_of_several_seasons_the_one_played_last_leads(ui) -> None:
     """A season created after another was played is not the one played last; once its own
     race is played, it is. A new season not played leads only when no season was played."""
     app = ui.app
-    first = _new_season(ui, "1961")
+    first = create_season(ui, "1961", NAMES)
     assert _leads_to(ui) == ("1961, race 1 of 3: Great Britain", first)
-    _play_next_race(ui, first)
-    second = _new_season(ui, "1962", from_start=True)
+    play_next_race(ui, first)
+    second = create_season(ui, "1962", NAMES, from_start=True)
     assert _leads_to(ui) == ("1961, race 2 of 3: USA", first)
-    _play_next_race(ui, second)
+    play_next_race(ui, second)
     assert _leads_to(ui) == ("1962, race 2 of 3: Great Britain", second)
     app = ui.restart()  # without the app's memory of the race played last: the log's order
     app.last_race = None
@@ -150,8 +104,8 @@ def test_on_read_only_storage_the_season_s_next_race_says_why_it_cannot_start(
     from companion.storage import db
 
     app = ui.app
-    season_id = _new_season(ui, "1961")
-    _play_next_race(ui, season_id)
+    season_id = create_season(ui, "1961", NAMES)
+    play_next_race(ui, season_id)
     monkeypatch.setattr(db, "_writable", lambda path: False)
     app = ui.restart()
     app.show("start")
