@@ -152,7 +152,7 @@ class DataMixin:
         from companion.storage.errors import DamagedLogError
 
         try:
-            races = self.log().unfinished_races()  # by index, not the whole history
+            races: list[Any] = self.log().unfinished_races()  # by index, not the whole history
         except DamagedLogError:  # one damaged row hides the list: the newest race, if readable
             races = self._newest_unfinished()
         last = getattr(self, "last_race", None)
