@@ -69,6 +69,8 @@ def main(argv: list[str]) -> int:
 
     Config.set("graphics", "width", "800")
     Config.set("graphics", "height", "480")
+    Config.set("graphics", "maxfps", "0")  # the probe pumps frames, it never waits for them
+    Config.set("graphics", "multisamples", "0")  # one sample a pixel (as tests/ui/conftest.py)
     screen, data = argv[0], Path(argv[1])
     for after_continue in (False, True):
         for language in LANGUAGES:
