@@ -178,6 +178,30 @@ def test_cannot_pay_an_upgrade_cards_heat_by_touch(ui) -> None:
     assert ui.app.controller.state.car("red").distance == 2
 
 
+END_GREYED = {
+    "en": (f"{RED} cannot pay the Heat of 1 upgrade card: flip a Basic card for each, which "
+           'resolves as a Stress card. Tap "Cannot pay" to enter them.'),
+    "zh_TW": (f"{RED} 付不起 1 張升級卡的熱度：每張各翻一張基本卡，當作壓力卡結算。"
+              "點「付不起熱度」輸入翻出的牌。"),
+    "ko": (f"{RED}은(는) 업그레이드 카드 1장의 열을 낼 수 없습니다: 각각 기본 카드를 한 장씩 "
+           '뒤집으세요. 스트레스 카드로 처리합니다. "열을 낼 수 없음" 버튼을 눌러 입력하세요.'),
+}
+
+
+@pytest.mark.parametrize("language", sorted(END_GREYED))
+def test_end_turn_is_greyed_while_the_engine_cannot_pay(ui, language: str, tmp_path) -> None:
+    """The engine refuses End turn while a card's Heat is unpaid and the engine is short: it
+    was offered (orange, enabled) and its tap refused with a reason that did not name the
+    button to use (found by a table test). Greyed now, its tap says why and names "Cannot
+    pay", and records nothing."""
+    ui.app.set_language(language)
+    end = _buttons(_reach(ui, _race("unpaid")))["end"]
+    assert end.why == END_GREYED[language]
+    _layout_ok(ui, f"end greyed {language}")
+    _greyed_readable(ui, tmp_path)
+    assert _tap_greyed(ui, "end") == END_GREYED[language]
+
+
 def test_no_cannot_pay_button_when_the_engine_can_pay(ui) -> None:
     race = _race("unpaid")
     race["track"]["heat"] = 6

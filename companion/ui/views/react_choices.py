@@ -27,6 +27,7 @@ from companion.engine import (
     Boost,
     Cooldown,
     DraftMove,
+    EndTurn,
     Explanation,
     Outcome,
     RaceState,
@@ -53,7 +54,7 @@ from companion.engine.conditions import (
 from companion.engine.garage import DESIGNS
 from companion.engine.modules import Road, Weather
 from companion.engine.reactchecks import draft_spaces
-from companion.i18n import N_, _
+from companion.i18n import N_, _, sentences
 
 from .keypad import BASIC_KEYS
 from .names import car_label
@@ -107,8 +108,21 @@ def _react_buttons(state: RaceState) -> tuple[ReactButton, ...]:
         buttons.append(ReactButton("accelerate", _("Accelerate +{n}").format(n=speed)))
     buttons += _draft(state, current)
     buttons += _slipstreams(state, current)
-    buttons.append(ReactButton("end", _("End turn")))
+    buttons.append(_end(state, current, buttons))
     return tuple(buttons)
+
+
+def _end(state: RaceState, current: str, offered: list[ReactButton]) -> ReactButton:
+    """End turn, greyed with the engine's reason when it would refuse it: with upgrade Heat
+    the engine cannot pay it was offered, and its tap refused with a reason that did not name
+    "Cannot pay", the button to use (found by a table test); the reason says so now."""
+    refusal = validate(state, EndTurn(current))
+    if refusal is None:
+        return ReactButton("end", _("End turn"))
+    why = render(refusal.reason, state)
+    if any(button.key == "unpaid" for button in offered):
+        why = sentences(why, _('Tap "{button}" to enter them.').format(button=_("Cannot pay")))
+    return ReactButton("end", _("End turn"), why=why)
 
 
 def _before(state: RaceState, stage: TurnStage) -> bool:

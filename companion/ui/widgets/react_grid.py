@@ -149,7 +149,7 @@ class ReactGrid:
     def _button(self, button: ReactButton, text: str) -> Any:
         return self.panel._button(
             text, f"react {button.key}", lambda k=button.key: self.panel.actions.react(k),
-            role="accent" if button.key == "end" else "normal")
+            role=_role(button))
 
     def _run(self, row: ReactRow) -> BoxLayout:
         """A run of amounts: its name (and the detail its amounts share), then their keys."""
@@ -177,6 +177,7 @@ class ReactGrid:
             greyed = bool(button_view.why)
             button.disabled = greyed  # a tap says why (Btn)
             button.why_disabled = button_view.why
+            button.role = _role(button_view)
             if button_view.key in self.in_runs:
                 button.markup = False
                 button.font_size = app.fs
@@ -190,3 +191,9 @@ class ReactGrid:
             button.text = (f"{button_view.label}\n{button_view.detail}".strip() if greyed
                            else react_text(button_view, app.fs_small))
             button.line_height = TWO_LINES if button_view.detail and not greyed else 1.0
+
+
+def _role(button: ReactButton) -> str:
+    """End turn in the accent colour, unless greyed (the engine would refuse it: grey, as
+    every greyed button, not an orange that says "tap me")."""
+    return "accent" if button.key == "end" and not button.why else "normal"
