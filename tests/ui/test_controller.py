@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import tracks
-from companion import racefile
+from companion import i18n, racefile
 from companion.engine import STRESS, EndTurn, Reveal
 from companion.session import RaceLog
 from companion.ui.controller import RaceController
 from companion.ui.demo.script import next_press
+from companion.ui.views.keypad import Entry
 from companion.ui.views.race_form import RaceForm
 
 
@@ -79,6 +82,36 @@ def test_a_key_that_cannot_be_typed_says_why(tmp_path) -> None:
     assert view.why("2") == ""  # enabled keys give no reason
     c.key("back")
     assert "No card entered" in c.view().why("back")
+
+
+KEYPAD_COUNTS = {
+    "en": ("is in gear 1: enter the 1 card revealed.",
+           "In gear 1 a car reveals 1 card; no more can be entered. Tap < to change one.",
+           "1 of 1 flipped card entered: no more are needed. Tap < to change one."),
+    "zh_TW": ("在 1 檔：輸入翻開的 1 張牌。", "1 檔要翻開 1 張牌，1 張都已輸入。點 < 可修改一張。",
+              "1 張翻出的牌都已輸入。點 < 可修改一張。"),
+    "ko": ("1단 기어: 공개한 카드 1장을 입력하세요.",
+           "1단 기어에서는 카드 1장을 공개하며, 1장을 모두 입력했습니다. 바꾸려면 <를 누르세요.",
+           "뒤집은 카드 1장을 모두 입력했습니다. 바꾸려면 <를 누르세요."),
+}
+
+
+@pytest.mark.parametrize("language", sorted(KEYPAD_COUNTS))
+def test_the_keypad_says_one_card_in_gear_1(tmp_path, language: str) -> None:
+    """In gear 1 the keypad asked to "enter the 1 cards revealed", and a full keypad's key
+    said "reveals 1 cards, and 1 are entered" (found by a table test): one card in words."""
+    c = _controller(tmp_path)
+    for car in ("red", "blue"):
+        c.choose_gear(car, 1)
+    i18n.set_language(language)
+    try:
+        prompt, full, flipped = KEYPAD_COUNTS[language]
+        assert c.view().prompt.endswith(prompt), c.view().prompt
+        car = c.state.car(c.state.current_car or "")
+        assert Entry(["1"]).why_not("2", car) == full
+        assert Entry(unpaid_needed=1, unpaid=[2]).why_not("3", car) == flipped
+    finally:
+        i18n.set_language("en")
 
 
 def test_react_offers_only_what_the_car_is_entitled_to(tmp_path) -> None:

@@ -174,8 +174,8 @@ class Entry:
         parsed = self.parse()
         if self.unpaid_needed:
             if key.isdigit() and int(key) in BASIC_KEYS:
-                return _("All {count} flipped cards are entered. Tap < to change one.").format(
-                    count=self.unpaid_needed)
+                return fill(_("{count} of {count} flipped card(s) entered: no more are "
+                              "needed. Tap < to change one."), count=self.unpaid_needed)
             return _("Enter a flipped Basic card (1 to 4) for each card the engine cannot "
                      "pay.")
         if parsed.pending == "flip":
@@ -188,8 +188,8 @@ class Entry:
             return _("{card}: choose the value it is played at first ({values}).").format(
                 card=design_name(design), values="/".join(str(v) for v in DESIGNS[design].speeds))
         if len(parsed.cards) >= car.gear:
-            return _("In gear {gear} a car reveals {gear} cards, and {gear} are entered. Tap < "
-                     "to change one.").format(gear=car.gear)
+            return fill(_("In gear {gear} a car reveals {gear} card(s); no more can be "
+                          "entered. Tap < to change one."), gear=car.gear)
         if key.startswith("up:"):
             return _("Every {card} card this car has is already entered.").format(
                 card=design_name(key[3:]))
@@ -328,7 +328,7 @@ def reveal_view(state: RaceState, entry: Entry, status: str, name: str,
                 card=design_name(parsed.design or "")), **shown)
     return RaceView(
         "reveal", status,
-        fill(_("{car} is in gear {gear}: enter the {gear} cards revealed."),
+        fill(_("{car} is in gear {gear}: enter the {gear} card(s) revealed."),
             car=name, gear=gear), **shown)
 
 
