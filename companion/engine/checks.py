@@ -39,8 +39,8 @@ from .reactchecks import cooldown_limit, slipstream_partner, super_cool_limit, v
 from .state import CarState, Phase, RaceState, TurnStage
 
 __all__ = [
-    "cooldown_limit", "humans_racing", "is_int", "shift_cost", "slipstream_partner",
-    "super_cool_limit", "validate",
+    "cooldown_limit", "flooded_surcharge", "humans_racing", "is_int", "shift_cost",
+    "slipstream_partner", "super_cool_limit", "validate",
 ]
 
 GEARS = range(1, 5)
@@ -51,10 +51,14 @@ def shift_cost(state: RaceState, car: CarState, gear: int) -> int:
     (docs/rules.md §6, Japan): a car that starts the round on one pays 1 more Heat for shifting
     down at all."""
     steps = abs(gear - car.gear)
-    cost = 1 if steps == 2 else 0
-    if gear < car.gear and state.track.space_of(car.distance) in state.track.flooded:
-        cost += 1
-    return cost
+    return (1 if steps == 2 else 0) + flooded_surcharge(state, car, gear)
+
+
+def flooded_surcharge(state: RaceState, car: CarState, gear: int) -> int:
+    """The part of a shift's cost that is the flooded space's (docs/rules.md §6.4): 1 for a
+    shift down from a flooded space, else 0."""
+    return 1 if gear < car.gear and state.track.space_of(car.distance) in state.track.flooded \
+        else 0
 
 
 def _gear_moment(state: RaceState, car_id: str) -> Rejection | None:

@@ -21,7 +21,7 @@ from .actions import (
     SuperCool,
 )
 from .cards import evaluate
-from .checks import shift_cost, slipstream_partner
+from .checks import flooded_surcharge, shift_cost, slipstream_partner
 from .evolve import evolve
 from .explain import N_
 from .garage import DESIGNS
@@ -38,14 +38,24 @@ AFTER_PAYMENT = (Boost, Accelerate, DraftMove, Slipstream, EndTurn)
 """Steps that come after the upgrade cards' Heat is paid: each pays it first when still due."""
 
 
+_SHIFT = {
+    False: N_("{car} shifts from gear {old} to {new}: pay {cost} Heat."),
+    True: N_("{car} shifts from gear {old} to {new}: pay {cost} Heat (flooded space "
+             "+{flooded})."),
+}
+
+
 def pay_for_shift(state: RaceState, car: CarState, gear: int, out: list[Outcome]) -> RaceState:
     """Step 1: a two-gear shift costs 1 Heat; a downshift from a flooded space 1 more
     (docs/rules.md §1.2, §6)."""
     cost = shift_cost(state, car, gear)
     if cost:
-        out.append(said("shift", car.id,
-                        N_("{car} shifts from gear {old} to {new}: pay {cost} Heat."),
-                        car=car.id, old=car.gear, new=gear, cost=cost))
+        # the flooded space's +1 said: "from gear 2 to 1: pay 1 Heat" read as a wrong charge
+        # for a one-gear shift, which is free (found by a table test)
+        flooded = flooded_surcharge(state, car, gear)
+        extra = {"flooded": flooded} if flooded else {}
+        out.append(said("shift", car.id, _SHIFT[bool(flooded)], car=car.id, old=car.gear,
+                        new=gear, cost=cost, **extra))
     return state.with_car(evolve(car, gear=gear, engine=car.engine - cost))
 
 
