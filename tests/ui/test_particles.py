@@ -3,12 +3,16 @@ both forms kept after a Latin name (its reading is unknown): ``companion.i18n.pa
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion import i18n
 from companion.engine import explain
 from companion.i18n.counts import fill
+from companion.i18n.extract import po_path
 from companion.i18n.particles import final_consonant, particles
+from companion.i18n.pofile import read_po
 from companion.ui.views.words import render
 
 
@@ -76,5 +80,47 @@ def test_the_screens_messages_take_the_particle_too() -> None:
         race = apply(race, ChooseGear("red", 1)).state
         back = inputs.back_to(race, "red")()
         assert "(으)로" not in back and back.endswith("로 되돌리세요."), back
+    finally:
+        i18n.set_language("en")
+
+
+HARD_CODED = re.compile(r"\{(\w+)\}(은|는|이|가|을|를|과|와|으로|로)(?=[\s.,:;)]|$)")
+"""A placeholder followed by one form of a particle that has two: "+{bonus}는" read "+1는"
+(found by a table test); the catalog writes both, "+{bonus}은(는)", and the app picks one."""
+
+
+def test_no_korean_message_hard_codes_a_particle_after_a_placeholder() -> None:
+    catalog = read_po(po_path("ko").read_text(encoding="utf-8"))
+    found = [(msgid, match.group(0)) for msgid, msgstr in catalog.messages.items()
+             for match in HARD_CODED.finditer(msgstr or "")]
+    assert found == []
+
+
+@pytest.mark.parametrize(("bonus", "said"), [(1, "+1은"), (2, "+2는")])
+def test_a_declined_bonus_takes_its_number_s_particle(bonus: int, said: str) -> None:
+    i18n.set_language("ko")
+    try:
+        declined = render(explain(
+            "{car} slipstreams behind {other}: {spaces} more spaces, {source} bonus +{bonus} "
+            "declined; Speed unchanged.", car="민준", other="서연", spaces=3, source="맑음",
+            bonus=bonus))
+        assert f"맑음 보너스 {said} 받지 않음" in declined, declined
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_hardware_s_and_the_legends_limit_s_words_take_the_particle_too() -> None:
+    """Their messages were filled with ``format``, which leaves both forms: "+6이(가)"."""
+    from companion.ui.views import drivers
+    from companion.ui.views.hardware_words import reason_text
+    from hardware.events import Reason
+
+    i18n.set_language("ko")
+    try:
+        said = reason_text(Reason.of("The hub's press numbers are at {latest}, behind {last}: "
+                                     "presses after {latest} will be used.", latest=3, last=9))
+        assert said.startswith("허브의 누름 번호가 3으로,"), said
+        note = drivers.DriverList.why_no_higher_bonus()
+        assert note == "레전드 직선 +6이 가장 높은 난이도입니다.", note
     finally:
         i18n.set_language("en")

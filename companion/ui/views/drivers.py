@@ -223,7 +223,7 @@ class DriverList:
 
     @staticmethod
     def why_no_higher_bonus() -> str:
-        return _("Legends +{n} on straights is the highest difficulty.").format(n=MAX_BONUS)
+        return fill(_("Legends +{n} on straights is the highest difficulty."), n=MAX_BONUS)
 
     @staticmethod
     def why_no_fewer_drivers() -> str:

@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from companion.i18n import N_, _
+from companion.i18n.counts import fill
 
 if TYPE_CHECKING:
     from hardware.events import Reason
@@ -63,7 +64,7 @@ def reason_text(reason: Reason) -> str:
         code = str(problem)
         values["problem"] = (_(PROTOCOL_PROBLEMS[code]) if code in PROTOCOL_PROBLEMS
                              else _("see the technical details"))
-    return _(reason.template).format(**values)
+    return fill(_(reason.template), **values)  # a Korean particle after a number: one form
 
 
 def reason_technical(reason: Reason) -> str:
