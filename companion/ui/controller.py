@@ -56,7 +56,7 @@ from companion.i18n import N_, Text, _
 from companion.i18n.counts import fill
 
 from .views import inputs
-from .views.keypad import UNPAID_TEMPLATE, Entry
+from .views.keypad import UNPAID_TEMPLATE, Entry, in_play_before
 from .views.names import car_label
 from .views.race_prompts import DirectPlay, race_view, react_buttons
 from .views.race_view import OrderRow, RaceView, ReactButton, Ruling, order_rows
@@ -439,7 +439,7 @@ class RaceController:
         current = self.state.current_car
         if current is not None:
             car = self.state.car(current)
-            self._entry.press(key, car)
+            self._entry.press(key, car, in_play_before(self.state))
             self._typed = True
             if key != "back" and self._entry.complete(car) and not self._entry.boosting:
                 self.confirm()  # the last card revealed is typed: the cards go in

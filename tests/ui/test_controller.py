@@ -4,6 +4,7 @@ itself), what Undo says, and the last ruling shown again after Continue."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,44 @@ def test_the_keypad_says_one_card_in_gear_1(tmp_path, language: str) -> None:
         i18n.set_language("en")
 
 
+SPENT = {
+    "en": ("Every card of value 1 (a deck has 3) is in play this turn already.",
+           "Every card of value 5 (a deck has 1) is in play this turn already."),
+    "zh_TW": ("數值 1 的牌（牌庫中共 3 張）這回合都已出現。",
+              "數值 5 的牌（牌庫中共 1 張）這回合都已出現。"),
+    "ko": ("값 1 카드(덱에 3장)가 이번 턴에 모두 나왔습니다.",
+           "값 5 카드(덱에 1장)가 이번 턴에 모두 나왔습니다."),
+}
+
+
+@pytest.mark.parametrize("language", sorted(SPENT))
+def test_a_basic_value_s_key_is_greyed_once_every_copy_is_typed(tmp_path,
+                                                                language: str) -> None:
+    """A deck holds three of each value 1-4 and one 0 and one 5 (docs/rules.md §0): a fourth 1
+    could be typed and was only then refused (found by a table test). Its key is greyed once
+    every copy is in play (cards, flips for Stress, "+" and unpaid cards, and the turn's cards
+    when the flips of cards left unpaid after Cooldown are asked), and says why."""
+    c = _controller(tmp_path)
+    car = replace(c.state.car("red"), gear=4)
+    i18n.set_language(language)
+    try:
+        ones, five = SPENT[language]
+        three = Entry(["1", "stress", "1", "1"])  # a flip for Stress counts as well
+        assert not three.allowed("1", car) and three.why_not("1", car) == ones
+        assert three.allowed("2", car) and three.why_not("2", car) == ""
+        three.press("1", car)
+        assert three.keys == ["1", "stress", "1", "1"]  # not typed
+        assert Entry(["5"]).why_not("5", car) == five  # Starting Upgrades: one 5
+        assert Entry(["1", "1"]).why_not("1", car) == ""  # the third 1 may be typed
+        unpaid = Entry(unpaid_needed=1)
+        assert unpaid.why_not("1", car, (1, 1, 1)) == ones and unpaid.allowed("2", car, (1,))
+        garage = replace(car, upgrades=("brakes-1234", "body-3", "rpm-1"))
+        choosing = Entry(["1", "1", "1", "up:brakes-1234"])  # its value is no Basic card
+        assert choosing.allowed("1", garage) and choosing.why_not("1", garage) == ""
+    finally:
+        i18n.set_language("en")
+
+
 def test_react_offers_only_what_the_car_is_entitled_to(tmp_path) -> None:
     c = _controller(tmp_path)
     c.choose_gear("red", 1)
@@ -146,7 +185,9 @@ def test_a_rejected_reveal_stays_on_the_keypad(tmp_path) -> None:
     car = c.state.current_car
     c.key("0")
     before = c.state
-    c.key("0")  # a deck has one 0: the engine refuses, the cards stay to be fixed
+    assert "value 0" in c.view().why("0")  # a deck has one 0: its key is greyed now
+    c._entry.keys.append("0")  # typed all the same (as before its key was greyed) and sent
+    c.confirm()  # the engine refuses, the cards stay to be fixed
     assert c.state is before and c.error
     assert c.entry == ((0, 0), ())
     assert c.state.current_car == car

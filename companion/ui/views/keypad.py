@@ -24,8 +24,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import STRESS, Boost, CarState, RaceState, Reveal, Upgrade, validate
+from companion.engine import (
+    STRESS,
+    Boost,
+    CarState,
+    RaceState,
+    Reveal,
+    TurnStage,
+    Upgrade,
+    validate,
+)
 from companion.engine.garage import DESIGNS
+from companion.engine.gate import COPIES_IN_DECK
 from companion.i18n import N_, _
 from companion.i18n.counts import fill
 
@@ -146,9 +156,14 @@ class Entry:
             self.unpaid_needed = len(reveal.unpaid)
             self.unpaid = list(reveal.unpaid)
 
-    def allowed(self, key: str, car: CarState) -> bool:
-        """May ``key`` be typed now (the keypad's own limits; the engine judges the play)?"""
+    def allowed(self, key: str, car: CarState, shown: tuple[int, ...] = ()) -> bool:
+        """May ``key`` be typed now (the keypad's own limits; the engine judges the play)?
+        ``shown``: the Basic card values already in play this turn before this keypad (the
+        cards revealed, when it asks the flips of cards left unpaid after Cooldown)."""
         parsed = self.parse()
+        return self._allowed(key, car, parsed) and not self._all_copies_in(key, parsed, shown)
+
+    def _allowed(self, key: str, car: CarState, parsed: Parsed) -> bool:
         if self.unpaid_needed:
             return key.isdigit() and int(key) in BASIC_KEYS and (
                 len(self.unpaid) < self.unpaid_needed)
@@ -165,13 +180,30 @@ class Entry:
         values = BASIC_KEYS if car.upgrades else CARD_KEYS
         return key.isdigit() and int(key) in values
 
-    def why_not(self, key: str, car: CarState) -> str:
+    def _all_copies_in(self, key: str, parsed: Parsed, shown: tuple[int, ...]) -> bool:
+        """``key`` would be one more Basic card of a value whose every copy in a deck is in
+        play already (docs/rules.md §0: three of each value 1-4, one 0 and one 5): the engine
+        refuses the play, so the key is greyed before it is typed (a fourth 1 was typed,
+        then refused; found by a table test). A card's chosen value is no Basic card."""
+        if not key.isdigit() or int(key) not in COPIES_IN_DECK or (
+                parsed.pending == "value" and not self.unpaid_needed):
+            return False
+        value = int(key)
+        return basic_in_play(parsed, self.unpaid, shown).count(value) >= COPIES_IN_DECK[value]
+
+    def why_not(self, key: str, car: CarState, shown: tuple[int, ...] = ()) -> str:
         """Why ``key`` cannot be typed now, in words ("" if it can)."""
         if key == "back":
             return "" if self.keys or self.unpaid_needed else _("No card entered yet.")
-        if self.allowed(key, car):
-            return ""
         parsed = self.parse()
+        if not self._allowed(key, car, parsed):
+            return self._why_refused(key, car, parsed)
+        if self._all_copies_in(key, parsed, shown):
+            return fill(_("Every card of value {value} (a deck has {copies}) is in play this "
+                          "turn already."), value=int(key), copies=COPIES_IN_DECK[int(key)])
+        return ""
+
+    def _why_refused(self, key: str, car: CarState, parsed: Parsed) -> str:
         if self.unpaid_needed:
             if key.isdigit() and int(key) in BASIC_KEYS:
                 return fill(_("{count} of {count} flipped card(s) entered: no more are "
@@ -198,10 +230,10 @@ class Entry:
                           "for a card with a choice."), value=key)
         return ""
 
-    def press(self, key: str, car: CarState) -> None:
+    def press(self, key: str, car: CarState, shown: tuple[int, ...] = ()) -> None:
         if key == "back":
             self.back()
-        elif self.allowed(key, car):
+        elif self.allowed(key, car, shown):
             if self.unpaid_needed:
                 self.unpaid.append(int(key))
             else:
@@ -238,6 +270,25 @@ class Entry:
             flips_text += ["?"] * (self.unpaid_needed - len(self.unpaid))
             shown.append(_("unpaid: {flips}").format(flips=",".join(flips_text)))
         return between.join(shown)
+
+
+def basic_in_play(parsed: Parsed, unpaid: list[int], shown: tuple[int, ...]) -> list[int]:
+    """Every Basic card value in play with the keys typed, as the engine counts them
+    (``cards.evaluate``): the cards, the flips for Stress, "+" and unpaid cards, and ``shown``."""
+    values = list(shown) + parsed.flips + unpaid
+    for card in parsed.cards:
+        if isinstance(card, int):
+            values.append(card)
+        elif isinstance(card, UpCard):
+            values += card.plus
+    return values
+
+
+def in_play_before(state: RaceState) -> tuple[int, ...]:
+    """The Basic card values already in play when a keypad opens after the reveal (the flips
+    of cards left unpaid after Cooldown): the turn's; none at the reveal itself."""
+    turn = state.turn
+    return turn.cards if turn is not None and turn.stage is not TurnStage.REVEAL else ()
 
 
 def upgrade_keys(car: CarState, parsed: Parsed | None = None) -> list[tuple[str, bool]]:
@@ -303,7 +354,8 @@ def reveal_view(state: RaceState, entry: Entry, status: str, name: str,
     gear = car.gear
     parsed = entry.parse()
     layout = keypad_keys(car)
-    reasons = {key: entry.why_not(key, car) for key, _label in layout}
+    shown = in_play_before(state)
+    reasons = {key: entry.why_not(key, car, shown) for key, _label in layout}
     keys = tuple((key, label, not reasons[key]) for key, label in layout)
     why = tuple((key, reason) for key, reason in reasons.items() if reason)
     shown: dict[str, Any] = {"entry": entry.text(), "keys": keys, "key_why": why,
