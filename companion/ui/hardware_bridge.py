@@ -256,8 +256,8 @@ class HardwareBridge:
             else:
                 controller.refuse(N_("Confirm: there are no cards to move with now."))
         elif button is TableButton.NEXT:
-            if view.mode == "react":
-                controller.end_turn()
+            if view.mode == "react":  # as the screen's End turn: greyed, it says why
+                controller.react("end")
             elif view.mode == "run_round":
                 controller.run_round()
             else:

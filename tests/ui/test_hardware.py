@@ -552,3 +552,28 @@ def test_a_hub_going_offline_mid_race_is_said_on_the_race_screen(tmp_path: Path)
     bridge.mode = "check"  # elsewhere the Hardware check and Settings say it
     bridge.handle(HubOffline("hub", Reason.of("the app closed its port.")))
     assert controller.error == ""
+
+
+def test_next_says_why_when_end_turn_is_greyed(table) -> None:
+    """Next on the table is the screen's End turn: while a card's Heat is owed with the engine
+    short, End turn is greyed; Next said the engine's refusal, which did not name the button to
+    use (found by a table test). It says what the greyed End turn says, "Cannot pay" named,
+    and records nothing."""
+    import copy
+
+    from companion.ui.demo.react_shots import CHOICES, start, to_react
+
+    harness, fake = table
+    app = harness.app
+    race = copy.deepcopy(CHOICES["unpaid"][1])
+    start(app, race)
+    harness.pump()
+    to_react(app, harness.player, race)
+    controller = app.controller
+    before = app.session.actions()
+    end = next(b for b in controller.view().react if b.key == "end")
+    assert 'Tap "Cannot pay"' in end.why
+    fake.press(TableButton.NEXT)
+    app.poll_hardware()
+    assert controller.error == end.why
+    assert app.session.actions() == before
