@@ -293,7 +293,7 @@ def apply_turn(state: RaceState, action: TurnAction, out: list[Outcome]) -> Race
         bonus = conditions.sector_slipstream_bonus(state, car) if action.sector else 0
         spaces = plain + bonus + action.extra
         out.append(said("slipstream", car.id,
-                        N_("{car} slipstreams behind {other}: {spaces} more spaces, Speed "
+                        N_("{car} slipstreams behind {other}: {spaces} more space(s), Speed "
                            "unchanged."), car=car.id, other=partner.id, spaces=spaces))
         state = moved(state, car, car.distance + spaces, out)
         return evolve(state, turn=evolve(turn, stage=TurnStage.SLIPSTREAM,

@@ -101,7 +101,7 @@ def test_a_declined_bonus_takes_its_number_s_particle(bonus: int, said: str) -> 
     i18n.set_language("ko")
     try:
         declined = render(explain(
-            "{car} slipstreams behind {other}: {spaces} more spaces, {source} bonus +{bonus} "
+            "{car} slipstreams behind {other}: {spaces} more space(s), {source} bonus +{bonus} "
             "declined; Speed unchanged.", car="민준", other="서연", spaces=3, source="맑음",
             bonus=bonus))
         assert f"맑음 보너스 {said} 받지 않음" in declined, declined

@@ -400,3 +400,21 @@ def test_a_rain_sector_s_extra_cooldown_says_so(ui, language: str, detail: str) 
     assert [b.amount for b in cooldowns] == ["1", "2", "3", "4"]
     assert {b.detail for b in cooldowns} == {detail}
     _layout_ok(ui, f"rain cooldown {language}")
+
+
+# --- a slipstream of one space ----------------------------------------------------------------
+
+ONE_SPACE = {"en": f"{RED} slipstreams behind {BLUE}: 1 more space, Speed unchanged.",
+             "zh_TW": f"{RED} 在 {BLUE} 後方滑流：多前進 1 格，速度不變。",
+             "ko": f"{RED}이(가) {BLUE} 뒤에서 슬립스트림: 1칸 더, 속도는 그대로."}
+
+
+@pytest.mark.parametrize("language", sorted(ONE_SPACE))
+def test_a_one_space_slipstream_says_one_space(ui, language: str) -> None:
+    """Tight maneuvers (docs/rules.md §3.3: slipstream -1) leaves a slipstream of 1 space,
+    which the ruling said as "1 more spaces"."""
+    race = json.loads((SCENARIOS / "event-tight-maneuvers.json").read_text())["race"]
+    ui.app.set_language(language)
+    _reach(ui, race)
+    ui.player.press("react slipstream")
+    assert ONE_SPACE[language] in _box_text(ui), _box_text(ui)

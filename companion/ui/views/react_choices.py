@@ -305,10 +305,10 @@ def _ruling(before: RaceState, after: RaceState, action: Action,
             "spaces": outcome.why.params.get("spaces", 0)}
         source = bonus_source(before, start)
         if action.sector:
-            return explain(N_("{car} slipstreams behind {other}: {spaces} more spaces, "
+            return explain(N_("{car} slipstreams behind {other}: {spaces} more space(s), "
                               "{source} bonus +{bonus} taken; Speed unchanged."),
                            source=source, **params), source
-        return explain(N_("{car} slipstreams behind {other}: {spaces} more spaces, {source} "
+        return explain(N_("{car} slipstreams behind {other}: {spaces} more space(s), {source} "
                           "bonus +{bonus} declined; Speed unchanged."),
                        source=source, **params), source
     return None
