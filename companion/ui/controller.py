@@ -59,7 +59,15 @@ from .views import inputs
 from .views.keypad import UNPAID_TEMPLATE, Entry, in_play_before
 from .views.names import car_label
 from .views.race_prompts import DirectPlay, race_view, react_buttons
-from .views.race_view import OrderRow, RaceView, ReactButton, Ruling, order_rows
+from .views.race_view import (
+    Eliminations,
+    OrderRow,
+    RaceView,
+    ReactButton,
+    Ruling,
+    eliminations,
+    order_rows,
+)
 from .views.react_choices import react_ruling
 from .views.storage_fault import fault_reason
 from .views.words import render
@@ -694,11 +702,18 @@ class RaceController:
                          error=self.error,
                          can_undo=self.session.can_undo or self._typed_by_hand(),
                          can_redo=self.session.can_redo, rulings=rulings, moved=self._moved,
-                         revision=self.revision)
+                         revision=self.revision, out=self.eliminations())
 
     def react_buttons(self) -> tuple[ReactButton, ...]:
         """Only what the current car is entitled to now (asked of ``validate``)."""
         return react_buttons(self.state)
 
     def order_rows(self) -> tuple[OrderRow, ...]:
-        return order_rows(self.state, self._moved)
+        return order_rows(self.state, self._moved, self.eliminations())
+
+    def eliminations(self) -> Eliminations:
+        """When each eliminated car left the race (read from the race's steps; none when no
+        car is out, the steps unread)."""
+        if not any(car.eliminated for car in self.state.cars):
+            return {}
+        return eliminations(step.state for step in self._steps())

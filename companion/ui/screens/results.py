@@ -12,7 +12,7 @@ from companion.i18n import _
 from companion.i18n.counts import fill_kept
 
 from ..views.names import car_label, track_title
-from ..views.race_view import uses_sponsors
+from ..views.race_view import Eliminations, eliminations, standings, uses_sponsors
 from ..views.results import lap_chart, results_document, results_paths, save_results
 from ..widgets.basic import MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: results.kv
 from ..widgets.lap_chart import LapChartView  # noqa: F401 - used by results.kv
@@ -20,28 +20,32 @@ from ..widgets.saved_line import SavedLine  # noqa: F401 - used by results.kv
 from .base import BaseScreen
 
 
-def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
+def place_lines(state: Any, out: Eliminations | None = None) -> list[tuple[str, str, str, bool]]:
     """``(test name, headline, what it means, out)`` for every car: finishers in order, then
-    the eliminated. A number stays on one line with the words beside it (``fill_kept``: the
-    column is narrow, "…得到 1" / "張贊助卡" was read apart)."""
+    the eliminated, who have no place (docs/rules.md §3.3): the later-eliminated first, each
+    with the round it left in (``out``: when each left, :func:`~..views.race_view.
+    eliminations`; docs/rules-decisions.md #27). A number stays on one line with the words
+    beside it (``fill_kept``: the column is narrow, "…得到 1" / "張贊助卡" was read apart)."""
     sponsors = uses_sponsors(state)
-    out = []
+    lines = []
     for car, place, rnd in state.results:
         name = car_label(state, car)
         words = [fill_kept(_("Finished in round {round}"), round=rnd)]
         if sponsors and not state.car(car).legend:
             words.append(fill_kept(_("{car} won {cards} Sponsorship card(s)"),
                 car=name, cards=state.car(car).sponsors))
-        out.append((f"place {place}", _("{place}. {car}").format(place=place, car=name),
-                    "\n".join(words), False))
-    for car in (c for c in state.cars if c.eliminated):
+        lines.append((f"place {place}", _("{place}. {car}").format(place=place, car=name),
+                      "\n".join(words), False))
+    known = out or {}
+    for car in (state.car(c) for c in standings(state, out) if state.car(c).eliminated):
         name = car_label(state, car.id)
-        words = [_("Eliminated: did not finish")]
+        words = [fill_kept(_("Out in round {round}: no place"), round=known[car.id][0])
+                 if car.id in known else _("Eliminated: did not finish")]
         if sponsors and not car.legend:
             words.append(fill_kept(_("{car} won {cards} Sponsorship card(s)"),
                 car=name, cards=car.sponsors))
-        out.append((f"out {car.id}", name, "\n".join(words), True))
-    return out
+        lines.append((f"out {car.id}", name, "\n".join(words), True))
+    return lines
 
 
 class ResultsScreen(BaseScreen):
@@ -135,7 +139,10 @@ class ResultsScreen(BaseScreen):
             app.season_of(session.race_id) is not None))
         state = session.state
         self.ids.title.text = _("Results: {track}").format(track=track_title(state.track.id))
-        lines = place_lines(state)
+        steps = getattr(session, "steps", None)  # when each eliminated car left
+        out = eliminations(step.state for step in steps()) if steps is not None and any(
+            car.eliminated for car in state.cars) else {}
+        lines = place_lines(state, out)
         self._show_entries(len(lines))
         for (name, headline, words, out), (_entry, label, meaning) in zip(
                 lines, self._entries, strict=False):

@@ -7,15 +7,15 @@ keypads).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from companion.engine import RaceState
 
 from .names import car_label, colour_name
 
-__all__ = ["GearRow", "OrderRow", "RaceView", "ReactButton", "Ruling", "order_rows",
-           "standings", "uses_sponsors"]
+__all__ = ["Eliminations", "GearRow", "OrderRow", "RaceView", "ReactButton", "Ruling",
+           "eliminations", "order_rows", "standings", "uses_sponsors"]
 
 KEYPAD_FAMILY = frozenset({"reveal", "flip", "value", "plus", "unpaid"})
 """Modes of one car's card keypad: the same keys in the same places, only what each accepts
@@ -166,18 +166,51 @@ class RaceView:
         return dict(self.key_why).get(key, "")
 
 
-def standings(state: RaceState) -> list[str]:
-    """Every car by position: finished cars by place, then the race order."""
+Eliminations = Mapping[str, tuple[int, int]]
+"""Car -> when it was eliminated (*Title sponsor withdraws*, docs/rules.md §3.3): the round it
+left the race in, and its place in that round's race order (0: the first to play)."""
+
+
+def eliminations(states: Iterable[RaceState]) -> dict[str, tuple[int, int]]:
+    """When each eliminated car left the race (:data:`Eliminations`), from the race's states
+    in order (the state after every input, or after every round). The round a car left in is
+    the one under way, or about to start, in the state before the first that shows it
+    eliminated (the race's state counts the rounds completed)."""
+    out: dict[str, tuple[int, int]] = {}
+    before: RaceState | None = None
+    for state in states:
+        for car in state.cars:
+            if car.eliminated and car.id not in out:
+                prior = before if before is not None else state
+                order = prior.order
+                out[car.id] = (prior.round + 1,
+                               order.index(car.id) if car.id in order else len(order))
+        before = state
+    return out
+
+
+def standings(state: RaceState, out: Eliminations | None = None) -> list[str]:
+    """Every car by position: finished cars by place, then the race order of the cars still
+    racing; last the eliminated cars, which have no place (docs/rules.md §3.3,
+    docs/rules-decisions.md #27): the later-eliminated first, those out in the same round in
+    that round's race order (``out``: when each left; grid order for a car it does not
+    name, after those it does)."""
     finished = [car for car, _place, _round in state.results]
-    racing = [c for c in state.order if c not in finished]
-    rest = [c.id for c in state.cars if c.id not in finished and c.id not in racing]
-    return finished + racing + rest
+    gone = [c.id for c in state.cars if c.eliminated and c.id not in finished]
+    racing = [c for c in state.order if c not in finished and c not in gone]
+    rest = [c.id for c in state.cars
+            if c.id not in finished and c.id not in racing and c.id not in gone]
+    known = out or {}
+    gone.sort(key=lambda c: (0, -known[c][0], known[c][1]) if c in known else (1, 0, 0))
+    return finished + racing + rest + gone
 
 
-def order_rows(state: RaceState, moved: Collection[str] = ()) -> tuple[OrderRow, ...]:
+def order_rows(state: RaceState, moved: Collection[str] = (),
+               out: Eliminations | None = None) -> tuple[OrderRow, ...]:
+    """The race order's rows: :func:`standings` (``out``: when the eliminated cars left)."""
     rows = []
     current = state.current_car
-    for position, car_id in enumerate(standings(state), start=1):
+    for position, car_id in enumerate(standings(state, out), start=1):
         car = state.car(car_id)
         name = car_label(state, car_id)
         rows.append(OrderRow(

@@ -9,22 +9,27 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion import racefile
 from companion.engine import RaceState, start_race
 
-from .race_view import standings
+from .race_view import eliminations, standings
 
 
 @dataclass(frozen=True)
 class LapChart:
     cars: tuple[str, ...]
-    """Every car, in finishing order (then the order of the last round)."""
+    """Every car, in finishing order, then the order of the last round, then the eliminated
+    cars (the later-eliminated first: :func:`~.race_view.standings`)."""
     positions: Mapping[str, tuple[int, ...]]
-    """Car -> its position (1 = leading) on the grid and after each round."""
+    """Car -> its position (1 = leading) on the grid and after each round it ended in the
+    race: an eliminated car's line ends at the last round it completed (it has no position
+    once it is out, docs/rules.md §3.3; the cars behind it move up)."""
+    out: Mapping[str, int] = field(default_factory=dict)
+    """Eliminated car -> the round it left the race in."""
 
     @property
     def rounds(self) -> int:
@@ -35,14 +40,18 @@ def lap_chart(race_doc: Mapping[str, Any]) -> tuple[LapChart, RaceState]:
     """The lap chart of a ``heat-race/1`` document, and the final state of its replay."""
     race = racefile.parse(dict(race_doc))
     state = start_race(race.setup).state
-    history: list[list[str]] = [standings(state)]
-    for state in racefile.replay(race):
-        history.append(standings(state))
+    states = [state, *racefile.replay(race)]
+    state = states[-1]
+    out = eliminations(states)
+    history = [standings(snapshot, out) for snapshot in states]
     final = history[-1]
     positions = {
-        car: tuple(snapshot.index(car) + 1 for snapshot in history) for car in final
+        car: tuple(snapshot.index(car) + 1 for snapshot, at in zip(history, states, strict=True)
+                   if not at.car(car).eliminated)
+        for car in final
     }
-    return LapChart(cars=tuple(final), positions=positions), state
+    return LapChart(cars=tuple(final), positions=positions,
+                    out={car: when[0] for car, when in out.items()}), state
 
 
 def results_document(race_id: str, state: RaceState, chart: LapChart) -> dict[str, Any]:

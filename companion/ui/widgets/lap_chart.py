@@ -1,4 +1,4 @@
-"""The lap chart: every car's position after every round."""
+"""The lap chart: every car's position after every round (an eliminated car's until it left)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,12 @@ from companion.i18n import _
 
 from .chart_names import FittedName
 from .line_chart import NAMES_GAP, LineChart
+
+
+def out_label(name: str) -> str:
+    """What the chart writes at the end of an eliminated car's line (the line ends at the last
+    round the car completed: it has no position after it, docs/rules.md §3.3)."""
+    return _("{car} (out)").format(car=name)
 
 
 class LapChartView(LineChart):
@@ -37,7 +43,8 @@ class LapChartView(LineChart):
             rounds = max(1, chart.rounds)
             top = self.top - fs * 2.2
             bottom = self.y + fs * 2.4
-            names = self.fitted_names(app, {car: str for car in chart.cars},
+            names = self.fitted_names(app, {car: out_label if car in chart.out else str
+                                            for car in chart.cars},
                                       bottom - fs * 0.5, top + fs * 0.5)
             left = self.x + fs * 2.2
             right = self.right - self.names_width(app, list(names.values()))
