@@ -22,7 +22,7 @@ one transaction (``session.one_transaction``): all of it, or none.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -70,7 +70,7 @@ from .views.race_view import (
 )
 from .views.react_choices import react_ruling
 from .views.storage_fault import fault_reason
-from .views.words import render
+from .views.words import OUT_SPIN_SHORT, eliminating_spinout, render
 
 RunRound: Any = getattr(engine, "RunRound", None)
 """The "Legends-only round" action, when the engine has it."""
@@ -141,6 +141,28 @@ def spinout_short(outcome: Outcome) -> Explanation:
     params = outcome.why.params
     return explain(N_("{car} spins out to space {space}: {stress} Stress, 1st gear."),
                    car=params["car"], space=params["space"], stress=params["stress"])
+
+
+def out_by_spinout(outcomes: Sequence[Outcome]) -> frozenset[str]:
+    """The cars these outcomes eliminate by a spin-out (*Title sponsor withdraws*)."""
+    spun = {o.car for o in outcomes if o.kind == "spinout"}
+    return frozenset(o.car for o in outcomes if o.kind == "eliminated" and o.car in spun
+                     and o.car is not None)
+
+
+def eliminated_line(spinout: Outcome, say: Callable[[Explanation], Text]) -> Line:
+    """A spin-out that eliminates its car (docs/rules.md §3.3: it leaves the track at once), in
+    one sentence: why it spun, that it is out and to take it off the track; not the space,
+    Stress cards and gear of a spin-out, nor the engine's second sentence (a table was told
+    to put an eliminated car on space 20, then that it was out)."""
+    return Line(say(eliminating_spinout(spinout.why)), spinout.car, spinout=True,
+                short=say(explain(OUT_SPIN_SHORT, car=spinout.car or "")))
+
+
+def without_places_of(lines: list[Line], cars: Collection[str]) -> list[Line]:
+    """``lines`` without the sentences that only say where one of ``cars`` goes (cars that left
+    the track: a slipstream's "to space 25" before the spin-out that eliminates the car)."""
+    return [line for line in lines if not (line.placement and line.car in cars)]
 
 
 def dead_end(state: RaceState) -> bool:
@@ -257,6 +279,11 @@ class RaceController:
                 self._moved |= moved
             else:
                 self._lines, self._moved = lines, moved
+            gone = {car.id for car in self.state.cars
+                    if car.eliminated and not before.car(car.id).eliminated}
+            if gone:  # out of the race: off the track, nowhere to place it
+                self._lines = without_places_of(self._lines, gone)
+                self._moved -= gone
         return result
 
     def _not_recorded(self, error: Exception, again: Callable[[], object]) -> bool:
@@ -335,6 +362,10 @@ class RaceController:
             lines += [line for line in self._sentences(before.state, step.action,
                                                        step.outcomes, step.state)
                       if line.text() not in said]
+        if len(steps) > 1:  # a car these inputs eliminated: nowhere to place it
+            gone = {car.id for car in steps[-1].state.cars
+                    if car.eliminated and not steps[0].state.car(car.id).eliminated}
+            lines = without_places_of(lines, gone)
         return lines
 
     def refuse(self, msgid: str, **params: object) -> None:
@@ -376,10 +407,12 @@ class RaceController:
         def say(why: Any, at: RaceState = state) -> Text:
             return lambda: render(why, at)
 
+        gone = out_by_spinout(outcomes)
         lines = [Line(react_ruling(before, state, action, o) or say(o.why), o.car,
                       o.kind in PLACEMENT_KINDS, spinout=o.kind in SPINOUT_KINDS,
                       short=say(spinout_short(o)) if o.kind == "spinout" else None)
-                 for o in outcomes]
+                 if o.car not in gone else eliminated_line(o, say)
+                 for o in outcomes if o.car not in gone or o.kind == "spinout"]
         if isinstance(action, EndTurn):
             car = state.car(action.car)
             place = Line(say(explain(

@@ -14,6 +14,7 @@ shown. Sources: docs/rules.md §3.3 (events), §5 (Weather, Road Conditions), §
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from companion.engine.modules import EVENTS, Road, Weather
@@ -99,6 +100,37 @@ def render(explanation: Explanation, state: RaceState | None = None) -> str:
         return particles(template.format(**params))
     except (KeyError, IndexError, ValueError):  # a broken translation must not hide the fact
         return counted(explanation.template, counts).format(**params)
+
+
+_OUT_SPIN: dict[tuple[bool, bool], str] = {
+    (False, False): N_("Speed {speed} through a limit-{limit} corner needs {owed} Heat but the "
+                       "engine has {paid}: {car} spins out and is eliminated (Title sponsor "
+                       "withdraws). Take the car off the track."),
+    (True, False): N_("Speed {speed} through a limit-{limit} corner ({limit_note}) needs {owed} "
+                      "Heat but the engine has {paid}: {car} spins out and is eliminated (Title "
+                      "sponsor withdraws). Take the car off the track."),
+    (False, True): N_("Speed {speed} through a limit-{limit} corner needs {owed} Heat ({over} "
+                      "over the limit, 1 for the Overheat token) but the engine has {paid}: "
+                      "{car} spins out and is eliminated (Title sponsor withdraws). Take the car "
+                      "off the track."),
+    (True, True): N_("Speed {speed} through a limit-{limit} corner ({limit_note}) needs {owed} "
+                     "Heat ({over} over the limit, 1 for the Overheat token) but the engine has "
+                     "{paid}: {car} spins out and is eliminated (Title sponsor withdraws). Take "
+                     "the car off the track."),
+}
+"""The engine's spin-out sentences (``turn.py`` ``_SPIN``) for a car the spin-out eliminates
+(docs/rules.md §3.3: it leaves the track at once): why it spun, then that it is out, and no
+space, Stress cards or gear to set (a table was told to put an eliminated car on space 20)."""
+OUT_SPIN_SHORT = N_("{car} spins out and is eliminated: take the car off the track.")
+"""The same in one short line, for a ruling box with no room for the whole sentence."""
+
+
+def eliminating_spinout(why: Explanation) -> Explanation:
+    """The engine's spin-out sentence ``why`` for a car the spin-out eliminates: the
+    :data:`_OUT_SPIN` sentence with the same numbers (the road token or cards' note and the
+    Overheat token's Heat where ``why`` gives them)."""
+    key = ("({limit_note})" in why.template, "Overheat token" in why.template)
+    return replace(why, template=_OUT_SPIN[key])
 
 
 # --- Championship events ----------------------------------------------------------------------
