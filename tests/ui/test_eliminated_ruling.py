@@ -75,8 +75,13 @@ def _check(c: RaceController, car: str, name: str) -> None:
     assert "space" not in spun[0].text and "Stress" not in spun[0].text
     assert spun[0].short == f"{name} spins out and is eliminated: take the car off the track."
     assert car not in c.moved  # neither its race order row nor the map lights it
-    row = next(row for row in c.view().order if row.car == car)
+    rows = c.view().order
+    row = next(row for row in rows if row.car == car)
     assert not row.moved and row.eliminated
+    out = [row.eliminated for row in rows]  # below every car still racing, the last out first
+    assert out == sorted(out), rows
+    rounds = [c.eliminations()[r.car][0] for r in rows if r.eliminated]
+    assert rounds == sorted(rounds, reverse=True) and c.eliminations()[car][0] == rounds[0]
 
 
 def test_a_spin_out_that_eliminates_says_take_the_car_off(tmp_path, monkeypatch) -> None:
@@ -147,3 +152,17 @@ def test_a_slipstream_into_an_eliminating_spin_out_places_nothing(tmp_path) -> N
     assert c.messages[0] == "Yellow slipstreams behind Blue: 2 more spaces, Speed unchanged."
     _check(c, "yellow", "Yellow")
     assert not any("Yellow to space" in text for text in c.messages), c.messages
+
+
+def test_the_race_order_reads_when_cars_left_once_per_input(tmp_path, monkeypatch) -> None:
+    """With a car out, the race order asks the race's steps when each car left (every state of
+    the race, a few thousand by its end): once for each state the race is in, not at every
+    redraw of the screen."""
+    c, _car = next(_eliminating_taps(tmp_path, monkeypatch))
+    session = c.session
+    reads = []
+    steps = session.steps
+    monkeypatch.setattr(session, "steps", lambda: reads.append(1) or steps())
+    first = c.view().order
+    assert c.view().order == first and c.order_rows() == first
+    assert len(reads) == 1
