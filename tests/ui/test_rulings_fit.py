@@ -307,11 +307,11 @@ def test_a_chinese_line_is_filled_before_the_next_begins(ui, monkeypatch, text: 
     sentences, laid out at 60-760 px, took a line more than filling each line does. A line
     is now filled with the clause's first characters (never before closing punctuation nor
     after an opening bracket, never inside a Latin name or a number, never beside a no-break
-    space) where that saves a line (else Kivy's break at a space, between two sentences,
-    reads better). At every width from the first word's to 420 px: the lines counted (from
-    which the boxes are laid out) are the lines drawn, nothing is lost, never more lines
-    than unfilled; where filled, no line followed by a clause moved down could have taken
-    its first character; and some widths save a line."""
+    space; not after a line that ends a sentence or a clause) where that saves a line (else
+    no word is broken for nothing). At every width from the first word's to 420 px: the
+    lines counted (from which the boxes are laid out) are the lines drawn, nothing is lost,
+    never more lines than unfilled; where filled, no line followed by a clause moved down
+    could have taken its first character; and some widths save a line."""
     from kivy.core.text import Label as CoreLabel
 
     from companion.ui.widgets import text_cache
@@ -343,6 +343,7 @@ def test_a_chinese_line_is_filled_before_the_next_begins(ui, monkeypatch, text: 
             spaced = text[at:at + 1] == " "  # the next line's run was moved down whole
             at = text.index(line, at)
             if (spaced and chinese(line[0]) and len(line) > 1 and line[1] not in NO_LINE_START
+                    and before.rstrip()[-1:] not in NO_LINE_START
                     and line[0] not in NO_LINE_END
                     and FIT.width(f"{before} {line[0]}", 15) <= width - 1):
                 unfilled.append((width, before, line))

@@ -258,12 +258,13 @@ def _broken(renderer: Any) -> None:
     """Its numbers kept with the words beside them (:func:`.text_fit.kept_numbers`), then
     rendered again with line breaks put in (:func:`_break_lines`): where Kivy moved a
     Chinese run down to the next line whole and the line before has room for its first
-    characters (:func:`.text_fit.fill_break`), and where Kivy began a line with closing
-    punctuation inside a text with no spaces (a Chinese clause's full stop alone on the last
-    line: :func:`.text_fit.orphan_break`). A text whose lines filled so are no fewer than
-    unfilled is drawn unfilled: Kivy's break at a space (between two sentences) reads better
-    than one inside a clause, for no line saved. :class:`.text_fit.TextFit` counts the lines
-    so broken. Only for text wrapped in a width, not shortened."""
+    characters (:func:`.text_fit.fill_break`; not after a line that ends a sentence or a
+    clause: that break reads well), and where Kivy broke a word by characters where a line
+    may not break (a Chinese clause's full stop alone on the last line:
+    :func:`.text_fit.orphan_break`). A text whose lines filled so are no fewer than unfilled
+    is drawn unfilled: a Chinese word or a number's noun is not broken for no line saved
+    ("…得到 2 張贊助" / "卡"). :class:`.text_fit.TextFit` counts the lines so broken. Only for
+    text wrapped in a width, not shortened."""
     if not _wrapped(renderer):
         return
     padding = renderer.options.get("padding") or (0, 0, 0, 0)

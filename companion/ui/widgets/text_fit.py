@@ -187,7 +187,10 @@ def fill_break(text: str, lines: Sequence[str], width: float,
         end = start
         while end < len(text) and not blank(text[end]):
             end += 1
-        count = fill_prefix(text[starts[number - 1]:start], text[start:end], width, measure)
+        line = text[starts[number - 1]:start]
+        if line.rstrip()[-1:] in NO_LINE_START:
+            continue  # a line that ends a sentence or a clause: a break that reads well
+        count = fill_prefix(line, text[start:end], width, measure)
         if count:
             return start + count
     return None
@@ -340,7 +343,8 @@ class TextFit:
             if not word:
                 continue
             wide = self.width(word, size)
-            if used and used + wide > width and filling:
+            if (used and used + wide > width and filling
+                    and text[line_start:start].rstrip()[-1:] not in NO_LINE_START):
                 count = fill_prefix(text[line_start:start], word, width,
                                     lambda s: self.width(s, size))
                 if count and orphan is None:
