@@ -46,8 +46,8 @@ from kivy.utils import get_hex_from_color
 from .text_fit import (
     FILL_FIXES,
     ORPHAN_FIXES,
-    chinese,
     fill_break,
+    has_chinese,
     kept_numbers,
     orphan_break,
 )
@@ -204,8 +204,14 @@ class LabelTextures:
         renderer.options = {name: _copied(value) for name, value in core.options.items()}
         renderer.text = core.text
         renderer.usersize = _copied(core.usersize)
-        renderer.refresh()
         markup = type(renderer) is CoreMarkupLabel
+        if not markup and _wrapped(renderer):  # laid out once, its numbers already kept
+            padding = renderer.options.get("padding") or (0, 0, 0, 0)
+            extents = renderer.get_cached_extents()
+            renderer.text = kept_numbers(
+                renderer.text, renderer.usersize[0] - padding[0] - padding[2],
+                lambda line: float(extents(line)[0]))
+        renderer.refresh()
         if not markup:
             _broken(renderer)
         texture = renderer.texture
@@ -255,8 +261,9 @@ def _wrapped(renderer: Any) -> bool:
 
 
 def _broken(renderer: Any) -> None:
-    """Its numbers kept with the words beside them (:func:`.text_fit.kept_numbers`), then
-    rendered again with line breaks put in (:func:`_break_lines`): where Kivy moved a
+    """Its numbers kept with the words beside them (:func:`.text_fit.kept_numbers`, by
+    :meth:`LabelTextures._render` before the first layout), then rendered again with line
+    breaks put in (:func:`_break_lines`): where Kivy moved a
     Chinese run down to the next line whole and the line before has room for its first
     characters (:func:`.text_fit.fill_break`; not after a line that ends a sentence or a
     clause: that break reads well), and where Kivy broke a word by characters where a line
@@ -267,14 +274,8 @@ def _broken(renderer: Any) -> None:
     text wrapped in a width, not shortened."""
     if not _wrapped(renderer):
         return
-    padding = renderer.options.get("padding") or (0, 0, 0, 0)
-    kept = kept_numbers(renderer.text, renderer.usersize[0] - padding[0] - padding[2],
-                        lambda line: float(renderer.get_extents(line)[0]))
-    if kept != renderer.text:
-        renderer.text = kept
-        renderer.refresh()
     text = renderer.text
-    chinese_text = any(chinese(char) for char in text)
+    chinese_text = has_chinese(text)
     if not _break_lines(renderer, FILL_FIXES if chinese_text else 0):
         return  # no line filled: as laid out
     filled, count = renderer.text, len(renderer._cached_lines)
@@ -305,7 +306,10 @@ def _break_lines(renderer: Any, most_fills: int) -> int:
         if len(lines) < 2:
             return fills
         fill = (fill_break(text, lines, width, measure) if fills < most_fills else None)
-        orphan = orphan_break(text, lines) if fixes < ORPHAN_FIXES else None
+        orphan = None
+        # only a line with no space in it can end inside a word Kivy broke by characters
+        if fixes < ORPHAN_FIXES and any(" " not in line.strip() for line in lines[:-1]):
+            orphan = orphan_break(text, lines)
         if fill is not None and (orphan is None or fill < orphan):
             at, fills = fill, fills + 1
         elif orphan is not None:

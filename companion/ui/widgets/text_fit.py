@@ -3,6 +3,7 @@ wraps to. Laying a screen out from these numbers costs a tap no texture renderin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from kivy.core.text import Label as CoreLabel
@@ -31,6 +32,14 @@ noun: ``companion.i18n.counts.fill_kept``)."""
 
 FILL_FIXES = 12
 """Line breaks put in at most per text to fill a line with a Chinese run's first characters."""
+
+
+_CHINESE = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def has_chinese(text: str) -> bool:
+    """``text`` has a character :func:`chinese` in it (one search, not a call a character)."""
+    return _CHINESE.search(text) is not None
 
 
 def chinese(char: str) -> bool:
@@ -69,31 +78,37 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
     the spaces beside a word that begins or ends with a number ("37번", "+3", "limit-5"; not
     a name with a number inside it), unless the word before the space ends a clause (closing
     punctuation: "space 12, Race Line" keeps its break after the comma). A space whose words,
-    so joined, would be wider than ``width`` (``measure``: a text's width) from the last place
-    a line may break before it to the first after it stays a space: Kivy would break a word
-    inside."""
+    so joined, would be wider than ``width`` from the last place a line may break before it
+    to the first after it stays a space: Kivy would break a word inside (``measure``: a
+    text's width; the parts' widths are added, each word measured once and kept)."""
     if not _numeric(text):
         return text
+    space = measure("\u00a0")
     paragraphs = []
     for paragraph in text.split("\n"):
         words = paragraph.split(" ")
-        out = words[0]
+        out = [words[0]]
+
+        def last_part(word: str) -> float:
+            """The width of ``word`` after the last place a line may break inside it."""
+            breaks = fill_breaks(word)
+            return measure(word[breaks[-1]:] if breaks else word)
+
+        tail = last_part(words[0])  # the part no line may break inside, at the end so far
         for before, word in zip(words, words[1:], strict=False):
             if (before and word and before[-1] not in NO_LINE_START
                     and (_number_last(before) or _number_first(word)
                          or (len(before) <= NUMBER_EDGE + 1 and _numeric(before))
                          or (len(word) <= NUMBER_EDGE + 1 and _numeric(word)))):
-                # the part around the space no line may break inside once it is joined
-                tail = out[out.rfind(" ") + 1:]
-                breaks = fill_breaks(tail)
-                head = fill_breaks(word)
-                start, end = (breaks[-1] if breaks else 0), (head[0] if head else len(word))
-                joined = f"{tail[start:]}\u00a0{word[:end]}"
-                if measure(joined) <= width:
-                    out = f"{out}\u00a0{word}"
+                breaks = fill_breaks(word)
+                joined = tail + space + measure(word[:breaks[0]] if breaks else word)
+                if joined <= width:
+                    out[-1] = f"{out[-1]}\u00a0{word}"
+                    tail = last_part(word) if breaks else joined
                     continue
-            out = f"{out} {word}"
-        paragraphs.append(out)
+            out.append(word)
+            tail = last_part(word)
+        paragraphs.append(" ".join(out))
     return "\n".join(paragraphs)
 
 
@@ -135,7 +150,7 @@ def fill_prefix(line: str, word: str, width: float, measure: Callable[[str], flo
     a line of its own, so a Chinese clause after a number ("第 2" / "個彎道...") left the
     line before it half empty: 3.7 % of the catalog's zh_TW sentences, laid out at 60-760 px,
     took a line more than filling each line does."""
-    if not any(chinese(char) for char in word):
+    if not has_chinese(word):
         return 0
     breaks = fill_breaks(word)
     best, low, high = 0, 0, len(breaks) - 1
@@ -295,7 +310,7 @@ class TextFit:
         if found is None:
             kept = kept_numbers(text, width, lambda line: self.width(line, size))
             found = self._counted(kept, size, width, FILL_FIXES)
-            if any(chinese(char) for char in kept):  # drawn unfilled unless a line is saved
+            if has_chinese(kept):  # drawn unfilled unless a line is saved
                 found = min(found, self._counted(kept, size, width, 0))
             if len(self._lines) >= MAX_KEPT_LINES:
                 self._lines.clear()
