@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_controller import press  # the scripted table's next press
 
 import tracks
 from companion.engine import CarEntry, RaceSetup
@@ -19,25 +20,6 @@ from companion.ui.controller import RaceController
 from companion.ui.demo import script
 from companion.ui.demo.script import next_press
 from companion.ui.views.names import car_label
-
-
-def press(c: RaceController, name: str) -> None:
-    """Do what the button ``name`` does (as ``test_controller.press``)."""
-    kind, _sep, rest = name.partition(" ")
-    if kind == "gear":
-        car, gear = rest.split()
-        c.choose_gear(car, int(gear))
-    elif kind == "key":
-        if c.view().mode == "boost":
-            c.boost_value(int(rest))
-        else:
-            c.key(rest)
-    elif kind == "react":
-        c.react(rest)
-    elif name == "run round":
-        c.run_round()
-    else:
-        raise AssertionError(name)
 
 pytestmark = pytest.mark.ui
 

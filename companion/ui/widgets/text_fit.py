@@ -163,13 +163,14 @@ def fill_prefix(line: str, word: str, width: float, measure: Callable[[str], flo
     return best
 
 
-def line_starts(text: str, lines: Sequence[str]) -> list[int] | None:
-    """Where in ``text`` each of Kivy's ``lines`` (the text as laid out, in order) begins; None
-    when the lines are not the text's."""
+def _placed(text: str, lines: Sequence[str]) -> list[list[tuple[int, str]]] | None:
+    """Each of Kivy's ``lines`` (the text as laid out, in order) as its characters but the
+    spaces it breaks at, each with where it is in ``text``; None when the lines are not the
+    text's."""
     pos = 0
-    starts: list[int] = []
+    placed: list[list[tuple[int, str]]] = []
     for line in lines:
-        first = True
+        chars: list[tuple[int, str]] = []
         for char in line:
             if blank(char):
                 continue
@@ -177,12 +178,23 @@ def line_starts(text: str, lines: Sequence[str]) -> list[int] | None:
                 pos += 1
             if pos >= len(text) or text[pos] != char:
                 return None
-            if first:
-                starts.append(pos)
-                first = False
+            chars.append((pos, char))
             pos += 1
-        if first:
-            starts.append(pos)  # an empty line
+        placed.append(chars)
+    return placed
+
+
+def line_starts(text: str, lines: Sequence[str]) -> list[int] | None:
+    """Where in ``text`` each of Kivy's ``lines`` (the text as laid out, in order) begins; None
+    when the lines are not the text's."""
+    placed = _placed(text, lines)
+    if placed is None:
+        return None
+    starts: list[int] = []
+    end = 0  # just after the line before (where an empty line is)
+    for chars in placed:
+        starts.append(chars[0][0] if chars else end)
+        end = chars[-1][0] + 1 if chars else end
     return starts
 
 
@@ -240,19 +252,11 @@ def orphan_break(text: str, lines: Sequence[str]) -> int | None:
     may not break (:func:`break_allowed`: before closing punctuation, beside a no-break
     space...) begins with the characters before it instead (:func:`carried`); None when no
     line so begins (or the lines are not the text's)."""
-    pos = 0
+    placed = _placed(text, lines)
+    if placed is None:
+        return None
     before: list[tuple[int, str]] = []  # the previous line's characters and where they are
-    for number, line in enumerate(lines):
-        chars: list[tuple[int, str]] = []
-        for char in line:
-            if blank(char):
-                continue
-            while pos < len(text) and blank(text[pos]):
-                pos += 1
-            if pos >= len(text) or text[pos] != char:
-                return None
-            chars.append((pos, char))
-            pos += 1
+    for number, chars in enumerate(placed):
         if not chars:
             continue
         start, first = chars[0]
