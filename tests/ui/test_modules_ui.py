@@ -73,7 +73,7 @@ def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
                 continue
             if car.eliminated:
                 name = car_label(state, car.id)  # unnamed: the colour's name ("Red")
-                assert find(screen, f"order name {car.id}").text == f"{name} (out)"
+                assert find(screen, f"order name {car.id}").text == f"Out: {name}"
                 seen_out = True
             else:
                 assert find(screen, f"sponsors {car.id}").text == str(car.sponsors)

@@ -47,7 +47,7 @@ from ..views.race_view import OrderRow
 from .basic import Swatch
 from .measure import READABLE_PX
 from .slot import SlotMixin
-from .text_fit import FIT
+from .text_fit import FIT, break_allowed
 
 COLUMNS = ("space", "lap", "gear", "heat", "stress", "sponsors")
 """Test names of the value cells (``"space red"``), after the car's name."""
@@ -287,12 +287,15 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         swatch.rgba = [*COLOUR_RGB.get(row.car, (0.5, 0.5, 0.5)), 1]
         swatch.shape = "square" if row.legend else "disc"
         name.test_name = f"order name {row.car}"
-        if row.eliminated:
-            name.text = _("{car} (out)").format(car=row.label)
+        if row.eliminated:  # the mark first: a name cut at its end keeps it whole (found by
+            # a table test: "Bartholome" / "us (out)", "諸葛…汰）")
+            name.text = _("Out: {car}").format(car=row.label)
             name.color = app.c_muted
+            name.shorten_from = "right"
         else:
             name.text = row.label
             name.color = app.c_fg
+            name.shorten_from = "center"
         for cell, text, column in zip(cells, row_cells(row, sponsors), COLUMNS, strict=False):
             cell.text = text
             cell.test_name = f"{column} {row.car}"
@@ -391,15 +394,18 @@ def _widest(texts: Sequence[str], font: float) -> float:
 def name_font(text: str, size: float, room: float) -> tuple[float, int]:
     """The font size and lines for a car's name in ``room`` pixels: ``size`` on one line;
     else smaller on one line, down to :data:`MIN_NAME_FONT`; else on two lines (a twelve-letter
-    Chinese name), as large as they allow; else (0 lines) cut, at the floor. A Latin name of
-    one word is never split inside the word ("Bartholome/us"): it is cut."""
+    Chinese name), as large as they allow; else (0 lines) cut, at the floor. A word no line
+    may break inside (a Latin name) and wider than the room is never split ("Bartholome/us",
+    "Out: Bartholome/w"): the text is cut."""
     wanted = FIT.width(text, size) if text else 0.0
     if wanted <= room or room <= 0:
         return size, 1
     if size * room / wanted >= MIN_NAME_FONT:
         return size * room / wanted, 1
-    if text.isascii() and " " not in text.strip():
-        return MIN_NAME_FONT, 0
+    if any(FIT.width(word, MIN_NAME_FONT) > room
+           and not any(break_allowed(a, b) for a, b in zip(word, word[1:], strict=False))
+           for word in text.split(" ")):
+        return MIN_NAME_FONT, 0  # a word no line may break inside ("Bartholomew"): cut
     font = size
     while FIT.lines(text, font, room) > 2 and font - NAME_STEP >= MIN_NAME_FONT:
         font -= NAME_STEP
