@@ -388,3 +388,19 @@ def test_a_number_stays_on_the_line_of_the_words_beside_it(ui, text: str) -> Non
                 torn.append((width, before, line))
     assert not torn, torn[:3]
     assert not wrong, wrong[:3]
+
+
+def test_a_separator_between_a_card_s_figures_is_never_joined() -> None:
+    """A Garage card's figures are written "Speed 0 · 1 個「+」（翻基本卡） · Cooldown 3": the
+    numbers kept with their words joined the whole line into one run across the "·", wider
+    than the card, and Kivy broke it inside a word ("（翻基本" / "卡）"; found by a table test).
+    A word with no letter or digit is never joined; each figure keeps its number."""
+    from companion.ui.widgets.text_fit import kept_numbers
+
+    def measure(text: str) -> float:
+        return 10.0 * len(text)
+
+    kept = kept_numbers("速度 0 · 1 個「+」（翻基本卡） · 冷卻 3", 400, measure)
+    assert kept == "速度\u00a00 · 1\u00a0個「+」（翻基本卡） · 冷卻\u00a03"
+    assert kept_numbers("Speed 6 · Heat 1 · Cooldown 1", 400, measure) == (
+        "Speed\u00a06 · Heat\u00a01 · Cooldown\u00a01")

@@ -60,6 +60,11 @@ edge ("+3", "limit-5"), and a word of at most one more with a number in it with 
 both sides ("37번", "2장을", "2：速度"; not "+2。Maximilianus" with the word after it)."""
 
 
+def _worded(word: str) -> bool:
+    """``word`` has a letter or a digit in it (not a separator such as "·")."""
+    return any(char.isalnum() for char in word)
+
+
 def _number_first(word: str) -> bool:
     """``word`` begins with a number (within :data:`NUMBER_EDGE` characters)."""
     return any("0" <= char <= "9" for char in word[:NUMBER_EDGE])
@@ -96,7 +101,9 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
 
         tail = last_part(words[0])  # the part no line may break inside, at the end so far
         for before, word in zip(words, words[1:], strict=False):
+            # never a word with no letter or digit ("·" between a card's figures)
             if (before and word and before[-1] not in NO_LINE_START
+                    and _worded(before) and _worded(word)
                     and (_number_last(before) or _number_first(word)
                          or (len(before) <= NUMBER_EDGE + 1 and _numeric(before))
                          or (len(word) <= NUMBER_EDGE + 1 and _numeric(word)))):
