@@ -85,21 +85,13 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
     punctuation: "space 12, Race Line" keeps its break after the comma). A space whose words,
     so joined, would be wider than ``width`` from the last place a line may break before it
     to the first after it stays a space: Kivy would break a word inside (``measure``: a
-    text's width; the parts' widths are added, each word measured once and kept)."""
+    text's width)."""
     if not _numeric(text):
         return text
-    space = measure("\u00a0")
     paragraphs = []
     for paragraph in text.split("\n"):
         words = paragraph.split(" ")
         out = [words[0]]
-
-        def last_part(word: str) -> float:
-            """The width of ``word`` after the last place a line may break inside it."""
-            breaks = fill_breaks(word)
-            return measure(word[breaks[-1]:] if breaks else word)
-
-        tail = last_part(words[0])  # the part no line may break inside, at the end so far
         for before, word in zip(words, words[1:], strict=False):
             # never a word with no letter or digit ("·" between a card's figures)
             if (before and word and before[-1] not in NO_LINE_START
@@ -107,14 +99,14 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
                     and (_number_last(before) or _number_first(word)
                          or (len(before) <= NUMBER_EDGE + 1 and _numeric(before))
                          or (len(word) <= NUMBER_EDGE + 1 and _numeric(word)))):
-                breaks = fill_breaks(word)
-                joined = tail + space + measure(word[:breaks[0]] if breaks else word)
-                if joined <= width:
-                    out[-1] = f"{out[-1]}\u00a0{word}"
-                    tail = last_part(word) if breaks else joined
+                # the part around the space no line may break inside once it is joined
+                group = out[-1]
+                breaks, head = fill_breaks(group), fill_breaks(word)
+                tail = group[breaks[-1]:] if breaks else group
+                if measure(f"{tail}\u00a0{word[:head[0]] if head else word}") <= width:
+                    out[-1] = f"{group}\u00a0{word}"
                     continue
             out.append(word)
-            tail = last_part(word)
         paragraphs.append(" ".join(out))
     return "\n".join(paragraphs)
 
@@ -140,6 +132,8 @@ def break_allowed(before: str, after: str, hangul: bool = True) -> bool:
 def fill_breaks(word: str) -> list[int]:
     """Where a run with no spaces may be broken as Chinese is set (:func:`break_allowed`;
     a Korean word is not broken inside: Korean lines break at spaces)."""
+    if not has_chinese(word):
+        return []
     return [k for k in range(1, len(word)) if break_allowed(word[k - 1], word[k], False)]
 
 
