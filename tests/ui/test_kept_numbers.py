@@ -34,7 +34,7 @@ def number_breaks(screen: Any) -> tuple[list[str], int]:
     from kivy.uix.label import Label
 
     from companion.ui.widgets import text_cache
-    from companion.ui.widgets.text_fit import line_starts
+    from companion.ui.widgets.line_breaks import line_starts
 
     found, breaks = [], 0
     for label in walk(screen):
@@ -50,7 +50,7 @@ def number_breaks(screen: Any) -> tuple[list[str], int]:
         for number in range(1, len(lines)):
             if "\n" in text[starts[number - 1]:starts[number]]:
                 continue  # a line break of the text's own, not a wrap (the app's line
-                # breaks that fill a Chinese line are wraps: text_fit.fill_break)
+                # breaks that fill a Chinese line are wraps: line_breaks.fill_break)
             breaks += 1
             end, start = lines[number - 1].rstrip(), lines[number].lstrip()
             if (end and end[-1].isdigit()) or (start and start[0].isdigit()):

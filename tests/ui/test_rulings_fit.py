@@ -276,10 +276,10 @@ def _drawn_lines(text: str, width: float) -> list[str]:
 def test_closing_punctuation_never_begins_a_line(ui, text: str) -> None:
     """Kivy breaks a text with no spaces (a Chinese clause) at any character, so a full stop
     or a closing quote began a line, alone ("...的輸入" / "。": found by a table test). The
-    characters before it now go down with it (``text_fit.NO_LINE_START``), and the lines
+    characters before it now go down with it (``line_breaks.NO_LINE_START``), and the lines
     counted (from which the boxes are laid out) are the lines drawn; at every width from the
     first word's to 420 px."""
-    from companion.ui.widgets.text_fit import NO_LINE_START
+    from companion.ui.widgets.line_breaks import NO_LINE_START
 
     first = FIT.width(text.split(" ")[0].split("：")[0], 15)
     orphans, wrong = [], []
@@ -315,7 +315,7 @@ def test_a_chinese_line_is_filled_before_the_next_begins(ui, monkeypatch, text: 
     from kivy.core.text import Label as CoreLabel
 
     from companion.ui.widgets import text_cache
-    from companion.ui.widgets.text_fit import NO_LINE_END, NO_LINE_START, chinese
+    from companion.ui.widgets.line_breaks import NO_LINE_END, NO_LINE_START, chinese
 
     def unfilled_lines(width: float) -> int:
         """The lines the app's rendering draws with no line filled (Kivy's own breaks, no
@@ -364,10 +364,10 @@ def test_a_number_stays_on_the_line_of_the_words_beside_it(ui, text: str) -> Non
     "Stress", "…拿 2" / "張壓力卡", "37번" / "칸으로", "Cooldown" / "1": found by a table
     test on the race screen and the draft's cards; Results and Standings kept them already).
     Every label's rendering now keeps a number with the words beside it (no-break spaces,
-    where they fit a line: ``text_fit.kept_numbers``). At every width from the widest group
+    where they fit a line: ``line_breaks.kept_numbers``). At every width from the widest group
     of words so joined to 420 px: no line ends or begins with a number (but after closing
     punctuation), nothing is lost, and the lines counted are the lines drawn."""
-    from companion.ui.widgets.text_fit import NO_LINE_START
+    from companion.ui.widgets.line_breaks import NO_LINE_START
 
     widest = max(FIT.width(group, 15) for group in (
         "flips a 3: +3 Speed,", "and takes 2 Stress", "gear 2: enter the 2 cards",
@@ -395,7 +395,7 @@ def test_a_separator_between_a_card_s_figures_is_never_joined() -> None:
     numbers kept with their words joined the whole line into one run across the "·", wider
     than the card, and Kivy broke it inside a word ("（翻基本" / "卡）"; found by a table test).
     A word with no letter or digit is never joined; each figure keeps its number."""
-    from companion.ui.widgets.text_fit import kept_numbers
+    from companion.ui.widgets.line_breaks import kept_numbers
 
     def measure(text: str) -> float:
         return 10.0 * len(text)

@@ -45,9 +45,10 @@ from companion.i18n import _
 from ..views.names import COLOUR_RGB
 from ..views.race_view import OrderRow
 from .basic import Swatch
+from .line_breaks import break_allowed
 from .measure import READABLE_PX
 from .slot import SlotMixin
-from .text_fit import FIT, break_allowed
+from .text_fit import FIT
 
 COLUMNS = ("space", "lap", "gear", "heat", "stress", "sponsors")
 """Test names of the value cells (``"space red"``), after the car's name."""

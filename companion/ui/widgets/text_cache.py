@@ -43,7 +43,7 @@ from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.uix.label import Label
 from kivy.utils import get_hex_from_color
 
-from .text_fit import (
+from .line_breaks import (
     FILL_FIXES,
     ORPHAN_FIXES,
     fill_break,
@@ -206,11 +206,9 @@ class LabelTextures:
         renderer.usersize = _copied(core.usersize)
         markup = type(renderer) is CoreMarkupLabel
         if not markup and _wrapped(renderer):  # laid out once, its numbers already kept
-            padding = renderer.options.get("padding") or (0, 0, 0, 0)
             extents = renderer.get_cached_extents()
-            renderer.text = kept_numbers(
-                renderer.text, renderer.usersize[0] - padding[0] - padding[2],
-                lambda line: float(extents(line)[0]))
+            renderer.text = kept_numbers(renderer.text, _text_width(renderer),
+                                         lambda line: float(extents(line)[0]))
         renderer.refresh()
         if not markup:
             _broken(renderer)
@@ -260,15 +258,21 @@ def _wrapped(renderer: Any) -> bool:
                 and not options.get("max_lines"))
 
 
+def _text_width(renderer: Any) -> float:
+    """The width a wrapped text's lines have: its box less the padding on either side."""
+    padding = renderer.options.get("padding") or (0, 0, 0, 0)
+    return float(renderer.usersize[0] - padding[0] - padding[2])
+
+
 def _broken(renderer: Any) -> None:
-    """Its numbers kept with the words beside them (:func:`.text_fit.kept_numbers`, by
+    """Its numbers kept with the words beside them (:func:`.line_breaks.kept_numbers`, by
     :meth:`LabelTextures._render` before the first layout), then rendered again with line
     breaks put in (:func:`_break_lines`): where Kivy moved a
     Chinese run down to the next line whole and the line before has room for its first
-    characters (:func:`.text_fit.fill_break`; not after a line that ends a sentence or a
+    characters (:func:`.line_breaks.fill_break`; not after a line that ends a sentence or a
     clause: that break reads well), and where Kivy broke a word by characters where a line
     may not break (a Chinese clause's full stop alone on the last line:
-    :func:`.text_fit.orphan_break`). A text whose lines filled so are no fewer than unfilled
+    :func:`.line_breaks.orphan_break`). A text whose lines filled so are no fewer than unfilled
     is drawn unfilled: a Chinese word or a number's noun is not broken for no line saved
     ("…得到 2 張贊助" / "卡"). :class:`.text_fit.TextFit` counts the lines so broken. Only for
     text wrapped in a width, not shortened."""
@@ -289,11 +293,10 @@ def _broken(renderer: Any) -> None:
 
 def _break_lines(renderer: Any, most_fills: int) -> int:
     """Puts line breaks into the renderer's text, laid out again after each, at most
-    ``most_fills`` that fill a line and :data:`.text_fit.ORPHAN_FIXES` that keep closing
+    ``most_fills`` that fill a line and :data:`.line_breaks.ORPHAN_FIXES` that keep closing
     punctuation from beginning one; the break nearer the text's start first (it changes the
     lines after it), as :class:`.text_fit.TextFit` counts. Returns the fills put in."""
-    padding = renderer.options.get("padding") or (0, 0, 0, 0)
-    width = renderer.usersize[0] - padding[0] - padding[2]
+    width = _text_width(renderer)
 
     def measure(line: str) -> float:
         return float(renderer.get_extents(line)[0])

@@ -1,0 +1,274 @@
+"""Where the app's labels break their lines, beyond Kivy's own breaks at spaces (Kivy-free):
+a number kept with the words beside it (:func:`kept_numbers`), a Chinese line filled with the
+next clause's first characters (:func:`fill_break`), a word Kivy had to break by characters
+broken again where a line may break (:func:`orphan_break`). The rendering
+(:mod:`.text_cache`) puts these breaks in and :class:`.text_fit.TextFit` counts the lines
+they give, so both follow the same rules."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+NO_LINE_START = frozenset("。，、：；！？）」』】〕〉》…,.:;!?)]}%")
+"""Characters a line must not begin with: closing punctuation. Where Kivy breaks a text with no
+spaces (a Chinese clause) by characters, a full stop or a closing quote could begin a line,
+alone ("...的輸入" / "。"); the characters before it go down with it instead (the rule Chinese
+and Japanese typesetting keep), on the screen (:func:`.text_cache`'s rendering) and in the
+lines counted here alike."""
+
+
+ORPHAN_FIXES = 8
+"""Line breaks put in at most per text where Kivy broke a word by characters where a line may
+not break (closing punctuation beginning a line, a number torn from its noun)."""
+
+NO_LINE_END = frozenset("「『（【〔〈《([{")
+"""Characters a line must not end with: opening brackets."""
+
+NO_BREAK = frozenset("\u00a0\u202f\u2060")
+"""No-break spaces and the word joiner: no line breaks beside them (a number kept with its
+noun: ``companion.i18n.counts.fill_kept``)."""
+
+FILL_FIXES = 12
+"""Line breaks put in at most per text to fill a line with a Chinese run's first characters."""
+
+
+_CHINESE = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def has_chinese(text: str) -> bool:
+    """``text`` has a character :func:`chinese` in it (one search, not a call a character)."""
+    return _CHINESE.search(text) is not None
+
+
+def chinese(char: str) -> bool:
+    """A character set as Chinese is (Han, kana, CJK and full-width punctuation): a line may
+    break before or after it. Hangul is not: Korean breaks at its spaces."""
+    code = ord(char)
+    return (0x3000 <= code <= 0x30FF or 0x3400 <= code <= 0x4DBF or 0x4E00 <= code <= 0x9FFF
+            or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF)
+
+
+def _numeric(word: str) -> bool:
+    return any("0" <= char <= "9" for char in word)
+
+
+NUMBER_EDGE = 3
+"""A number within this many characters of a word's edge is kept with the word beyond that
+edge ("+3", "limit-5"), and a word of at most one more with a number in it with the words on
+both sides ("37번", "2장을", "2：速度"; not "+2。Maximilianus" with the word after it)."""
+
+
+def _worded(word: str) -> bool:
+    """``word`` has a letter or a digit in it (not a separator such as "·")."""
+    return any(char.isalnum() for char in word)
+
+
+def _number_first(word: str) -> bool:
+    """``word`` begins with a number (within :data:`NUMBER_EDGE` characters)."""
+    return any("0" <= char <= "9" for char in word[:NUMBER_EDGE])
+
+
+def _number_last(word: str) -> bool:
+    """``word`` ends with a number (within :data:`NUMBER_EDGE` characters)."""
+    return any("0" <= char <= "9" for char in word[-NUMBER_EDGE:])
+
+
+def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> str:
+    """``text`` with each space beside a number made a no-break space, so a number is never
+    on one line and its noun or its verb on the next ("…takes 2" / "Stress", "…拿 2" / "張壓
+    力卡", "37번" / "칸으로", "Cooldown" / "1": found by a table test on the race screen, the
+    draft's cards, everywhere but Results and Standings, whose messages keep them already):
+    the spaces beside a word that begins or ends with a number ("37번", "+3", "limit-5"; not
+    a name with a number inside it), unless the word before the space ends a clause (closing
+    punctuation: "space 12, Race Line" keeps its break after the comma). A space whose words,
+    so joined, would be wider than ``width`` from the last place a line may break before it
+    to the first after it stays a space: Kivy would break a word inside (``measure``: a
+    text's width)."""
+    if not _numeric(text):
+        return text
+    paragraphs = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split(" ")
+        out = [words[0]]
+        for before, word in zip(words, words[1:], strict=False):
+            # never a word with no letter or digit ("·" between a card's figures)
+            if (before and word and before[-1] not in NO_LINE_START
+                    and _worded(before) and _worded(word)
+                    and (_number_last(before) or _number_first(word)
+                         or (len(before) <= NUMBER_EDGE + 1 and _numeric(before))
+                         or (len(word) <= NUMBER_EDGE + 1 and _numeric(word)))):
+                # the part around the space no line may break inside once it is joined
+                group = out[-1]
+                breaks, head = fill_breaks(group), fill_breaks(word)
+                tail = group[breaks[-1]:] if breaks else group
+                if measure(f"{tail}\u00a0{word[:head[0]] if head else word}") <= width:
+                    out[-1] = f"{group}\u00a0{word}"
+                    continue
+            out.append(word)
+        paragraphs.append(" ".join(out))
+    return "\n".join(paragraphs)
+
+
+def breakable(char: str) -> bool:
+    """A character a line may break before or after inside a word: Chinese (:func:`chinese`)
+    or a Hangul syllable (a Korean word wider than a line breaks between syllables)."""
+    return chinese(char) or 0xAC00 <= ord(char) <= 0xD7A3
+
+
+def break_allowed(before: str, after: str, hangul: bool = True) -> bool:
+    """A line may break between ``before`` and ``after`` inside a word: one of them
+    :func:`breakable` (Chinese only unless ``hangul``; never inside a Latin name), neither a
+    digit (a number stays with what it is written against: "37번", "第2個"), ``after`` not
+    closing punctuation (:data:`NO_LINE_START`), ``before`` not an opening bracket
+    (:data:`NO_LINE_END`), neither a no-break space (:data:`NO_BREAK`)."""
+    near = breakable if hangul else chinese
+    return ((near(before) or near(after)) and after not in NO_LINE_START
+            and before not in NO_LINE_END and before not in NO_BREAK and after not in NO_BREAK
+            and not "0" <= before <= "9" and not "0" <= after <= "9")
+
+
+def fill_breaks(word: str) -> list[int]:
+    """Where a run with no spaces may be broken as Chinese is set (:func:`break_allowed`;
+    a Korean word is not broken inside: Korean lines break at spaces)."""
+    if not has_chinese(word):
+        return []
+    return [k for k in range(1, len(word)) if break_allowed(word[k - 1], word[k], False)]
+
+
+def blank(char: str) -> bool:
+    """A space Kivy breaks a line at (not a no-break space)."""
+    return char.isspace() and char not in NO_BREAK
+
+
+def fill_prefix(line: str, word: str, width: float, measure: Callable[[str], float]) -> int:
+    """How many of ``word``'s first characters still fit on the line whose text so far is
+    ``line`` (the spaces before the word included), in ``width`` (``measure``: a text's
+    width, as the label measures a line: whole): the most at one of :func:`fill_breaks`, 0
+    for none. Kivy moves a word
+    that does not fit the rest of a line down whole, and starts a word wider than a line on
+    a line of its own, so a Chinese clause after a number ("第 2" / "個彎道...") left the
+    line before it half empty: 3.7 % of the catalog's zh_TW sentences, laid out at 60-760 px,
+    took a line more than filling each line does."""
+    if not has_chinese(word):
+        return 0
+    breaks = fill_breaks(word)
+    best, low, high = 0, 0, len(breaks) - 1
+    while low <= high:  # a longer start is never narrower
+        middle = (low + high) // 2
+        if measure(f"{line}{word[:breaks[middle]]}") <= width:
+            best, low = breaks[middle], middle + 1
+        else:
+            high = middle - 1
+    return best
+
+
+def _placed(text: str, lines: Sequence[str]) -> list[list[tuple[int, str]]] | None:
+    """Each of Kivy's ``lines`` (the text as laid out, in order) as its characters but the
+    spaces it breaks at, each with where it is in ``text``; None when the lines are not the
+    text's."""
+    pos = 0
+    placed: list[list[tuple[int, str]]] = []
+    for line in lines:
+        chars: list[tuple[int, str]] = []
+        for char in line:
+            if blank(char):
+                continue
+            while pos < len(text) and blank(text[pos]):
+                pos += 1
+            if pos >= len(text) or text[pos] != char:
+                return None
+            chars.append((pos, char))
+            pos += 1
+        placed.append(chars)
+    return placed
+
+
+def line_starts(text: str, lines: Sequence[str]) -> list[int] | None:
+    """Where in ``text`` each of Kivy's ``lines`` (the text as laid out, in order) begins; None
+    when the lines are not the text's."""
+    placed = _placed(text, lines)
+    if placed is None:
+        return None
+    starts: list[int] = []
+    end = 0  # just after the line before (where an empty line is)
+    for chars in placed:
+        starts.append(chars[0][0] if chars else end)
+        end = chars[-1][0] + 1 if chars else end
+    return starts
+
+
+def fill_break(text: str, lines: Sequence[str], width: float,
+               measure: Callable[[str], float]) -> int | None:
+    """Where to put a line break in ``text`` so that the first of Kivy's ``lines`` that a
+    Chinese run moved down to, whole, leaving room on the line before, gives that line the
+    run's first characters (:func:`fill_prefix`); None when no line so ends (or the lines
+    are not the text's)."""
+    starts = line_starts(text, lines)
+    if starts is None:
+        return None
+    for number in range(1, len(lines)):
+        start = starts[number]
+        if start == 0 or text[start - 1] != " " or not lines[number - 1].strip():
+            continue  # a line after a line break, or inside a run Kivy broke by characters
+        end = start
+        while end < len(text) and not blank(text[end]):
+            end += 1
+        line = text[starts[number - 1]:start]
+        if line.rstrip()[-1:] in NO_LINE_START:
+            continue  # a line that ends a sentence or a clause: a break that reads well
+        count = fill_prefix(line, text[start:end], width, measure)
+        if count:
+            return start + count
+    return None
+
+
+def carried(chars: Sequence[str], following: str) -> int:
+    """How many of a line's last characters ``chars`` (of a word Kivy broke by characters,
+    ``following`` the first character of the next line) go down to the next line so that
+    the line breaks where a line may (:func:`break_allowed`): 0 where it may already, else
+    back to the nearest place it may (a full stop alone on a line, a number torn from the
+    character it is joined to, a Latin name broken inside); where there is none on the line,
+    before closing punctuation the last character (and any closing punctuation before it)
+    still goes down, else 0."""
+    if break_allowed(chars[-1], following):
+        return 0
+    for count in range(1, len(chars)):
+        if break_allowed(chars[-count - 1], chars[-count]):
+            return count
+    if following not in NO_LINE_START:
+        return 0
+    # no place to break on the line (a Latin name fills it): closing punctuation still never
+    # begins a line, the name's last letter goes down with it
+    count = 1
+    while count < len(chars) and chars[-count] in NO_LINE_START:
+        count += 1
+    return count if count < len(chars) else 0
+
+
+def orphan_break(text: str, lines: Sequence[str]) -> int | None:
+    """Where to put a line break in ``text`` so that the first of Kivy's ``lines`` (the text
+    as laid out, in order) that Kivy began inside a word it broke by characters where a line
+    may not break (:func:`break_allowed`: before closing punctuation, beside a no-break
+    space...) begins with the characters before it instead (:func:`carried`); None when no
+    line so begins (or the lines are not the text's)."""
+    placed = _placed(text, lines)
+    if placed is None:
+        return None
+    before: list[tuple[int, str]] = []  # the previous line's characters and where they are
+    for number, chars in enumerate(placed):
+        if not chars:
+            continue
+        start, first = chars[0]
+        if (number and before and before[-1][0] == start - 1
+                and not break_allowed(before[-1][1], first)):
+            run = [before[-1]]  # the word's characters on the line before (no space between)
+            for at, char in reversed(before[:-1]):
+                if at != run[0][0] - 1:
+                    break
+                run.insert(0, (at, char))
+            down = carried([c for _at, c in run], first)
+            if down:
+                return start - down
+        before = chars
+    return None
