@@ -116,7 +116,7 @@ def _validate_gear(state: RaceState, action: ChooseGear) -> Rejection | None:
         if outside < needed:
             return reject(
                 action.car,
-                N_("Cannot be clogged: only {outside} Heat cards are out of the engine, so the "
+                N_("Cannot be clogged: with only {outside} Heat card(s) out of the engine, the "
                    "hand still holds a card to play in gear {gear}."),
                 outside=outside, gear=lowest,
             )
@@ -137,7 +137,7 @@ def _validate_reveal(state: RaceState, action: Reveal) -> Rejection | None:
         return reject(action.car, N_("Reveal the gear first (tournament mode)."))
     car = state.car(action.car)
     if len(action.cards) != car.gear:
-        return reject(action.car, N_("Gear {gear} plays exactly {gear} cards, not {count}."),
+        return reject(action.car, N_("Gear {gear} plays exactly {gear} card(s), not {count}."),
                       gear=car.gear, count=len(action.cards))
     values = BASIC_VALUES if car.upgrades else CARD_VALUES
     stress_cards = 0

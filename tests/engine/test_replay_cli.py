@@ -116,7 +116,7 @@ def test_rejected_input_exit_2_one_line_naming_round_and_car(tmp_path: Path) -> 
     the reason ... Nothing is printed on stdout for a rejected file"."""
     proc = run(["replay", str(write(tmp_path, bad_round_3()))])
     line = assert_rejected(proc, "round 3, car red: ")
-    assert "2 cards, not 3" in line
+    assert "2 card(s), not 3" in line
 
 
 def test_rejected_input_each_round_prints_only_the_rounds_before(tmp_path: Path) -> None:
