@@ -95,6 +95,9 @@ class CarState:
     """False once the car has been moved to the podium (end of the round it finished in)."""
     finished_place: int | None = None
     finished_round: int | None = None
+    eliminated_at: tuple[int, int] | None = None
+    """When a spin-out eliminated the car (Title sponsor withdraws): the round it went out in
+    and its position in that round's race order (0 first); None for a car never eliminated."""
 
     @property
     def finished(self) -> bool:

@@ -175,7 +175,8 @@ def _end_turn(state: RaceState, turn: TurnState, out: list[Outcome]) -> RaceStat
         out.append(said("eliminated", car.id,
                         N_("{car} spins out and is eliminated (Title sponsor withdraws)."),
                         car=car.id))
-        return state.with_car(evolve(car, eliminated=True, on_track=False))
+        return state.with_car(evolve(car, eliminated=True, on_track=False,
+                                     eliminated_at=(state.round + 1, state.order.index(car.id))))
     state = sponsorship.crowd_and_grandstand(state, car, turn.start_distance, out,
                                              award=not spun)
     if not spun:

@@ -97,11 +97,12 @@ CREATE INDEX drafts_open ON drafts (state) WHERE state = 'open';  -- Continue: n
 NEWEST = 4
 """The newest schema version this code reads and writes."""
 
-RESULTS_VERSION = 1
+RESULTS_VERSION = 2
 """What a ``race_results`` row holds and how it is derived from the race's final state
 (``storage/results.py``). Bump it when either changes (or when a change of the rules would
 give a stored race another result): every stored result then reads as stale and is rebuilt
-from its log the next time it is needed."""
+from its log the next time it is needed. 2: the eliminated cars the later-eliminated first (1
+listed them in grid order)."""
 
 
 def result_fingerprint(track: str, setup: str, seq: int, kind: str, payload: str,

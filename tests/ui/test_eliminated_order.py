@@ -13,11 +13,12 @@ import pytest
 
 import tracks
 from companion import racefile
+from companion.championship import result_doc, result_from_state
 from companion.engine import CarEntry, RaceSetup, RaceState, start_race
 from companion.engine.modules import RaceModules
 from companion.racesim import HotDriver, run_race
 from companion.ui.views.race_view import eliminations, order_rows, standings
-from companion.ui.views.results import lap_chart
+from companion.ui.views.results import lap_chart, results_document
 
 pytestmark = pytest.mark.ui
 
@@ -94,3 +95,20 @@ def test_the_race_order_lists_a_car_out_below_the_cars_still_racing() -> None:
     rows = order_rows(state, (), eliminations(states[:index + 1]))
     assert rows[-1].car == "black" and rows[-1].eliminated
     assert not any(row.eliminated for row in rows[:-1])
+
+
+@pytest.mark.parametrize(("seed", "gone"), [
+    (1, ["red", "blue", "black"]),
+    (18, ["blue", "red", "black", "yellow", "grey", "green"]),
+])
+def test_the_results_data_lists_eliminated_cars_as_the_race_order_does(
+        seed: int, gone: list[str]) -> None:
+    """The saved results (``heat-results/1``) and a season's result (``RaceResult``, the
+    standings document's ``eliminated``) listed them in grid order."""
+    setup, actions = _race(seed)
+    chart, final = lap_chart(racefile.export(setup, actions, "france"))
+    assert [c for c in standings(final, eliminations(_states(seed))) if c in gone] == gone
+    assert results_document("r1", final, chart)["eliminated"] == gone
+    result = result_from_state(final)
+    assert list(result.eliminated) == gone
+    assert result_doc(result)["eliminated"] == gone

@@ -68,7 +68,7 @@ def results_document(race_id: str, state: RaceState, chart: LapChart) -> dict[st
             for car, place, rnd in state.results
         ],
         "lap_chart": {car: list(chart.positions[car]) for car in chart.cars},
-        "eliminated": [c.id for c in state.cars if c.eliminated],
+        "eliminated": [car for car in chart.cars if state.car(car).eliminated],
         "sponsors": {c.id: c.sponsors for c in state.cars if not c.legend},
     }
 
