@@ -211,3 +211,41 @@ def test_twelve_letter_names_whole_in_a_championship_race(ui, language: str,
                 screen.ids.panel.width) == widths
     finally:
         app.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_car_out_shows_no_lap_gear_heat_or_stress(ui, press, language: str) -> None:
+    """A car eliminated by a spin-out (Title sponsor withdraws) kept its lap, gear, Heat and
+    the Stress of the spin-out that put it out in the race order, and a tap on its row said
+    "Red is on space 12, outside, lap 1, in gear 3; …", as if it were still racing: its row
+    now says "-" for each (the Sponsorship cards it won stay its own) and the tap that it is
+    out of the race."""
+    from companion.ui.widgets.basic import current_hint
+
+    app = ui.app
+    app.set_language(language)
+    try:
+        app.open_session(_modules_race(app))
+        screen = app.sm.current_screen
+        out = None
+        for _ in range(400):
+            state = app.controller.state
+            gone = [c.id for c in state.cars if c.eliminated]
+            if gone and not any(r.car == gone[0] for r in app.controller.view().rulings):
+                out = state.car(gone[0])
+                break
+            if app.controller.view().mode == "run_round":
+                press("run round")
+            else:
+                ui.player.step()
+        assert out is not None and out.stress_taken  # the spin-out's Stress, at least
+        ui.pump(2)
+        for column in ("space", "lap", "gear", "heat", "stress"):
+            assert find(screen, f"{column} {out.id}").text == "-", column
+        assert find(screen, f"sponsors {out.id}").text == str(out.sponsors)
+        screen.explain_row(out.id)
+        said = {"en": "Red is out of the race.", "zh_TW": "紅色 已退出比賽。",
+                "ko": "빨강은 레이스에서 빠졌습니다."}
+        assert current_hint().text == said[language]
+    finally:
+        app.set_language("en")

@@ -249,6 +249,8 @@ class RaceScreen(BaseScreen):
         if row.finished_place:
             return _("{car} finished in place {place}.").format(car=row.name,
                                                                 place=row.finished_place)
+        if row.eliminated:
+            return fill(_("{car} is out of the race."), car=row.name)
         if row.legend:
             return _("{car} is on space {space}, {spot}, lap {lap}.").format(
                 car=row.name, space=row.space, lap=row.lap,

@@ -72,8 +72,11 @@ def spot_text(row: OrderRow) -> str:
 
 
 def row_cells(row: OrderRow, sponsors: bool) -> list[str]:
-    cells = [spot_text(row), str(row.lap)]
-    cells += ["-", "-", "-"] if row.legend else [
+    """The value cells. A car out of the race (eliminated) has no lap, gear, Heat or Stress
+    that counts any more: "-" (its figures at the spin-out read as a car still racing); the
+    Sponsorship cards it won stay its own."""
+    cells = [spot_text(row), "-" if row.eliminated else str(row.lap)]
+    cells += ["-", "-", "-"] if row.legend or row.eliminated else [
         str(row.gear), f"{row.engine}/{row.heat}", str(row.stress_taken)]
     if sponsors:
         cells.append("-" if row.legend else str(row.sponsors))
