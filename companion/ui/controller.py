@@ -202,8 +202,6 @@ class RaceController:
         typing returns to them."""
         self.revision = 0
         """Counts the changes to the race: every input recorded, every undo and redo."""
-        self._eliminations: tuple[RaceState, Eliminations] | None = None
-        """:meth:`eliminations` of the state it was read in."""
         self._resume_ruling()
 
     # --- state ---------------------------------------------------------------------------
@@ -747,13 +745,5 @@ class RaceController:
         return order_rows(self.state, self._moved, self.eliminations())
 
     def eliminations(self) -> Eliminations:
-        """When each eliminated car left the race (read from the race's steps once for each
-        state the race is in; none when no car is out, the steps unread)."""
-        state = self.state
-        if not any(car.eliminated for car in state.cars):
-            return {}
-        kept = self._eliminations
-        if kept is None or kept[0] is not state:
-            kept = (state, eliminations(step.state for step in self._steps()))
-            self._eliminations = kept
-        return kept[1]
+        """When each eliminated car left the race."""
+        return eliminations(self.state)

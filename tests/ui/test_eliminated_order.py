@@ -56,7 +56,7 @@ def test_eliminated_cars_come_after_the_finishers_the_later_eliminated_first() -
     states = _states(1)
     final = states[-1]
     assert final.over and [c for c, _p, _r in final.results] == ["green", "grey", "yellow"]
-    out = eliminations(states)
+    out = eliminations(final)
     assert out == {"black": (10, out["black"][1]), "blue": (14, out["blue"][1]),
                    "red": (15, out["red"][1])}
     assert standings(final, out) == ["green", "grey", "yellow", "red", "blue", "black"]
@@ -92,7 +92,7 @@ def test_the_race_order_lists_a_car_out_below_the_cars_still_racing() -> None:
     index = next(i for i, s in enumerate(states) if s.car("black").eliminated)
     state = states[index]
     assert not state.over and state.order.index("black") < len(state.order) - 1
-    rows = order_rows(state, (), eliminations(states[:index + 1]))
+    rows = order_rows(state, (), eliminations(state))
     assert rows[-1].car == "black" and rows[-1].eliminated
     assert not any(row.eliminated for row in rows[:-1])
 
@@ -107,7 +107,7 @@ def test_the_results_data_lists_eliminated_cars_as_the_race_order_does(
     standings document's ``eliminated``) listed them in grid order."""
     setup, actions = _race(seed)
     chart, final = lap_chart(racefile.export(setup, actions, "france"))
-    assert [c for c in standings(final, eliminations(_states(seed))) if c in gone] == gone
+    assert [c for c in standings(final, eliminations(final)) if c in gone] == gone
     assert results_document("r1", final, chart)["eliminated"] == gone
     result = result_from_state(final)
     assert list(result.eliminated) == gone

@@ -136,15 +136,16 @@ def test_a_slipstream_into_an_eliminating_spin_out_places_nothing(tmp_path) -> N
     assert not any("Yellow to space" in text for text in c.messages), c.messages
 
 
-def test_the_race_order_reads_when_cars_left_once_per_input(tmp_path, monkeypatch) -> None:
-    """With a car out, the race order asks the race's steps when each car left (every state of
-    the race, a few thousand by its end): once for each state the race is in, not at every
-    redraw of the screen."""
-    c, _car = next(_eliminating_taps(tmp_path, monkeypatch))
+def test_the_race_order_reads_no_step_to_know_when_cars_left(tmp_path, monkeypatch) -> None:
+    """With a car out, the race order once asked the race's steps when each car left (every
+    state of the race, a few thousand by its end); the engine keeps it in the car's state
+    (``CarState.eliminated_at``): no step is read to draw the race order."""
+    c, car = next(_eliminating_taps(tmp_path, monkeypatch))
     session = c.session
     reads = []
     steps = session.steps
     monkeypatch.setattr(session, "steps", lambda: reads.append(1) or steps())
     first = c.view().order
     assert c.view().order == first and c.order_rows() == first
-    assert len(reads) == 1
+    assert reads == []
+    assert c.eliminations()[car] == c.state.car(car).eliminated_at

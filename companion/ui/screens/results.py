@@ -139,9 +139,7 @@ class ResultsScreen(BaseScreen):
             app.season_of(session.race_id) is not None))
         state = session.state
         self.ids.title.text = _("Results: {track}").format(track=track_title(state.track.id))
-        steps = getattr(session, "steps", None)  # when each eliminated car left
-        out = eliminations(step.state for step in steps()) if steps is not None and any(
-            car.eliminated for car in state.cars) else {}
+        out = eliminations(state)  # when each eliminated car left
         lines = place_lines(state, out)
         self._show_entries(len(lines))
         for (name, headline, words, out), (_entry, label, meaning) in zip(

@@ -7,7 +7,7 @@ keypads).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from companion.engine import RaceState
@@ -171,22 +171,10 @@ Eliminations = Mapping[str, tuple[int, int]]
 left the race in, and its place in that round's race order (0: the first to play)."""
 
 
-def eliminations(states: Iterable[RaceState]) -> dict[str, tuple[int, int]]:
-    """When each eliminated car left the race (:data:`Eliminations`), from the race's states
-    in order (the state after every input, or after every round). The round a car left in is
-    the one under way, or about to start, in the state before the first that shows it
-    eliminated (the race's state counts the rounds completed)."""
-    out: dict[str, tuple[int, int]] = {}
-    before: RaceState | None = None
-    for state in states:
-        for car in state.cars:
-            if car.eliminated and car.id not in out:
-                prior = before if before is not None else state
-                order = prior.order
-                out[car.id] = (prior.round + 1,
-                               order.index(car.id) if car.id in order else len(order))
-        before = state
-    return out
+def eliminations(state: RaceState) -> dict[str, tuple[int, int]]:
+    """When each eliminated car left the race (:data:`Eliminations`): the round and its place
+    in that round's race order, as the engine keeps them (``CarState.eliminated_at``)."""
+    return {car.id: car.eliminated_at for car in state.cars if car.eliminated_at is not None}
 
 
 def standings(state: RaceState, out: Eliminations | None = None) -> list[str]:

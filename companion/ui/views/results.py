@@ -42,7 +42,7 @@ def lap_chart(race_doc: Mapping[str, Any]) -> tuple[LapChart, RaceState]:
     state = start_race(race.setup).state
     states = [state, *racefile.replay(race)]
     state = states[-1]
-    out = eliminations(states)
+    out = eliminations(state)
     history = [standings(snapshot, out) for snapshot in states]
     final = history[-1]
     positions = {
