@@ -255,3 +255,51 @@ def test_the_map_over_the_window_says_the_race_s_own_rules(ui, language: str) ->
     assert _zoom(ui).hint.text == _("Tap anywhere to go back to the race.")
     _zoom(ui).close()
     ui.pump(1)
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_chicane_s_road_token_is_said_of_both_its_corners(ui, language: str) -> None:
+    """docs/rules.md §5.2, §6.5: a chicane's one road token covers both its Corner Lines, and
+    the map fills both their rings (Japan's corners 1 and 2: limit 4, -1 makes 3); the map's
+    words named the first corner alone (found by a table test). Every corner whose ring is
+    filled is named in the words, and the chicane's line names both its corners."""
+    import re
+    from dataclasses import replace
+
+    import tracks
+    from companion.engine.modules import RaceModules, Road
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+    from companion.ui.views.race_form import RaceForm
+    from companion.ui.views.words import road_line
+
+    app = ui.app
+    app.set_language(language)
+    try:
+        track = tracks.load_track("japan")
+        first, second = track.corners[0], track.corners[1]
+        assert second.chicane_with == first.line_after  # corners 1 and 2: a chicane
+        form = RaceForm(seed=1)
+        form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                        enumerate(zip(CAR_COLOURS, ("Maximilianus", "Bartholomew"),
+                                      strict=False), start=1)]
+        road = {first.line_after: Road.LIMIT_MINUS, track.corners[4].line_after: Road.LIMIT_PLUS}
+        app.open_session(app.log().new_race(replace(form.setup(track),
+                                                    modules=RaceModules(road=road))))
+        ui.pump(3)
+        app.sm.current_screen.show_map()
+        ui.pump(3)
+        zoom = _zoom(ui)
+        filled = [number for number, (_limit, changed) in enumerate(zoom.map.limits, start=1)
+                  if changed]
+        assert filled == [1, 2, 5]
+        said = zoom.hint.text.split("\n")
+        # the corners each token line names (before its first colon: "Corner 5: Limit +1…")
+        named = {int(n) for line in said[:2]
+                 for n in re.findall(r"\d+", re.split("[:：]", line)[0])}
+        assert named == set(filled), said
+        assert said[:2] == [road_line(1, Road.LIMIT_MINUS, 2), road_line(5, Road.LIMIT_PLUS)]
+        zoom.close()
+        ui.pump(1)
+    finally:
+        app.set_language("en")

@@ -16,7 +16,13 @@ from kivy.uix.gridlayout import GridLayout
 
 from companion.i18n import _
 
-from ..views.modules_form import ModulesForm, press_corner_number, press_letters, token_corners
+from ..views.modules_form import (
+    ModulesForm,
+    chicane_number,
+    press_corner_number,
+    press_letters,
+    token_corners,
+)
 from ..views.words import (
     deck_label,
     event_line,
@@ -122,7 +128,7 @@ class ModulesPanel:
                                           size_hint_y=None, height=app.tap,
                                           font_size=app.fs_small))
             box.add_widget(grid)
-        lines = [road_line(track.corner_number(c), tokens[c.line_after])
+        lines = [road_line(track.corner_number(c), tokens[c.line_after], chicane_number(track, c))
                  for c in corners if c.line_after in tokens]
         if lines:
             box.add_widget(_note("\n".join(lines), "road effects"))

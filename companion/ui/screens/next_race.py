@@ -11,7 +11,7 @@ from kivy.app import App
 from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
-from ..views.modules_form import press_corner_number, token_corners
+from ..views.modules_form import chicane_number, press_corner_number, token_corners
 from ..views.names import track_title
 from ..views.next_race import NextRace, plan_next_race
 from ..views.words import (
@@ -92,7 +92,8 @@ class NextRaceScreen(BaseScreen):
                                                    effect=weather_effect(plan.weather)),
             "weather")  # one sentence per language ("天氣：暴風雨。", not "暴風雨. ")
         road = plan.road
-        add("\n".join(road_line(plan.track.corner_number(c), road[c.line_after])
+        add("\n".join(road_line(plan.track.corner_number(c), road[c.line_after],
+                                chicane_number(plan.track, c))
                       for c in token_corners(plan.track) if c.line_after in road),
             "road", muted=True)
         if plan.mechanics_event:

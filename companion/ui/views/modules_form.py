@@ -35,6 +35,15 @@ def token_corners(track: Any) -> list[Any]:
             if c.chicane_with is None or c.chicane_with > c.line_after]
 
 
+def chicane_number(track: Any, corner: Any) -> int | None:
+    """The number (as the rulings count corners) of the second line of the chicane whose
+    token ``corner`` holds (:func:`token_corners`), None for a corner that is no chicane."""
+    other = next((c for c in track.corners
+                  if corner.chicane_with is not None and c.line_after == corner.chicane_with),
+                 None)
+    return None if other is None else int(track.corner_number(other))
+
+
 def draw_weather(seed: int) -> Weather:
     order, _state = shuffled(tuple(Weather), seed_state(seed ^ _WEATHER_SALT))
     return order[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from companion.engine import RaceState
 from companion.i18n import _
 
-from .modules_form import token_corners
+from .modules_form import chicane_number, token_corners
 from .words import event_line, road_line, weather_effect, weather_name
 
 
@@ -24,6 +24,7 @@ def race_rules(state: RaceState) -> list[str]:
         lines.append(_("Weather: {token}. {effect}").format(
             token=weather_name(modules.weather), effect=weather_effect(modules.weather)))
     track = state.track
-    lines += [road_line(track.corner_number(corner), modules.road[corner.line_after])
+    lines += [road_line(track.corner_number(corner), modules.road[corner.line_after],
+                        chicane_number(track, corner))
               for corner in token_corners(track) if corner.line_after in modules.road]
     return lines

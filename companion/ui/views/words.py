@@ -235,7 +235,14 @@ def road_name(token: Road) -> str:
     return _(ROAD_NAMES[token])
 
 
-def road_line(corner_no: int, token: Road) -> str:
+def road_line(corner_no: int, token: Road, chicane_no: int | None = None) -> str:
+    """A corner's Road Condition token and what it does; a chicane's (``chicane_no``: the
+    number of its second line) names both its corners, as the map fills both their rings:
+    one token covers both lines (docs/rules.md §5.2, §6.5). The line named the first corner
+    alone beside two filled rings (found by a table test)."""
+    if chicane_no is not None:
+        return _("Corners {n} and {m} (a chicane): {token}: {effect}").format(
+            n=corner_no, m=chicane_no, token=road_name(token), effect=_(ROAD_EFFECTS[token]))
     return _("Corner {n}: {token}: {effect}").format(
         n=corner_no, token=road_name(token), effect=_(ROAD_EFFECTS[token]))
 
