@@ -480,3 +480,77 @@ def test_a_standalone_race_s_results_have_no_gap_where_standings_would_be(ui) ->
     assert names == ["export", "races", "standings", "home"]
     ui.player.press("standings")
     assert app.sm.current == "standings"
+
+
+def _colour_at(chart: Any, picture: tuple[int, bytes], x: float, y: float) -> tuple[float, ...]:
+    """The colour of the pixel at window (``x``, ``y``) of ``chart``'s ``picture`` (its width
+    and its RGBA pixels, the rows top down)."""
+    width, pixels = picture
+    col = int(round(x - chart.x))
+    row = int(round(chart.height - 1 - (y - chart.y)))
+    at = (row * width + col) * 4
+    return tuple(pixels[at + i] / 255 for i in range(3))
+
+
+def test_the_lap_chart_writes_names_on_one_line_and_no_leader_across_the_race(ui) -> None:
+    """Six hot drivers at France with Title sponsor withdraws (seed 1: black out in round 10,
+    blue in 14, red in 15), red a 12-letter Chinese name, at 800x480: the lap chart wrote
+    red's "歐陽娜娜司馬長風上官婉" / "兒 (out)" on two lines, and joined each car out of the
+    race to its name by a leader from where its line ended across the lines of the cars that
+    raced on (found by a table test). Every name is on one line, at the readable floor or
+    larger, a name cut at its end keeping the mark; along the straight way from where a car
+    out of the race ended to its name, the plot has none of its colour (no leader), in en,
+    zh_TW and ko."""
+    from companion.engine import CarEntry, RaceSetup
+    from companion.racesim import HotDriver, run_race
+    from companion.ui.widgets.lap_chart import out_label
+    from companion.ui.widgets.measure import READABLE_PX
+
+    app = ui.app
+    assert tuple(app.root_window.size) == (800, 480)
+    names = ("歐陽娜娜司馬長風上官婉兒", "Bartholomew", "Konstantinos", "Maximilianus",
+             "Wilhelmina", "Christopher")
+    setup = RaceSetup(track=tracks.load_track("france"),
+                      cars=tuple(CarEntry(colour, name) for colour, name in zip(
+                          ("red", "yellow", "grey", "black", "blue", "green"), names,
+                          strict=True)),
+                      seed=1, modules=RaceModules(event="title-sponsor-withdraws"))
+    session = app.log().new_race(setup)
+    for action in run_race(setup, seed=1, driver=HotDriver).actions:
+        session.submit(action)
+    app.open_session(session)
+    ui.pump(3)
+    chart = app.sm.current_screen.ids.chart
+    assert dict(chart.chart.out) == {"black": 10, "blue": 14, "red": 15}
+    fs = app.fs_small
+    for language in ("en", "zh_TW", "ko"):
+        app.set_language(language)
+        ui.pump(3)
+        chart.redraw()
+        assert chart_layout_problems(chart) == [], language
+        for car, text in chart.name_texts.items():
+            assert "\n" not in text, (language, text)
+            assert chart.name_sizes[car] >= READABLE_PX, (language, text)
+        assert chart.name_texts["red"].endswith(out_label("").strip()), chart.name_texts
+        texture = chart.export_as_image().texture
+        picture = (texture.size[0], texture.pixels)
+        left, right = chart.x + fs * 2.2, min(b[0] for b in chart.name_boxes.values()) - fs
+        top, bottom = chart.top - fs * 2.2, chart.y + fs * 2.4
+        rounds, cars = chart.chart.rounds, len(chart.chart.cars)
+        for car in chart.chart.out:
+            positions = chart.chart.positions[car]
+            x0 = left + (right - left) * (len(positions) - 1) / rounds
+            y0 = top - (top - bottom) * (positions[-1] - 1) / (cars - 1)
+            box = chart.name_boxes[car]
+            x1, y1 = box[0], box[1] + box[3] / 2
+            core = chart.inks[car].core[:3]
+            seen = 0
+            for step in range(101):
+                x = x0 + (x1 - x0) * step / 100
+                y = y0 + (y1 - y0) * step / 100
+                if x0 + 10 < x < right - 8 and all(
+                        abs(p - q) < 0.06
+                        for p, q in zip(_colour_at(chart, picture, x, y), core, strict=True)):
+                    seen += 1
+            assert seen == 0, (language, car, seen)
+    app.set_language("en")

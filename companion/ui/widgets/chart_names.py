@@ -136,12 +136,13 @@ def label_width(fitted: FittedName) -> float:
 
 
 def fit_column(labels: Sequence[tuple[str, Callable[[str], str]]], size: float, room: float,
-               tall: float) -> list[FittedName]:
+               tall: float, two_lines: bool = True) -> list[FittedName]:
     """Every ``(name, label)`` fitted (:func:`fit_name`) in ``room`` pixels and, together,
     in ``tall`` pixels of height, all at one size (the largest every one of them allows: one
     long name does not leave its column at two sizes); the column smaller, down to the floor,
-    before a name that took two lines is shortened instead (the last ones first)."""
-    two = [True] * len(labels)
+    before a name that took two lines is shortened instead (the last ones first). Without
+    ``two_lines``, every name on one line: shortened at the floor where it must be."""
+    two = [two_lines] * len(labels)
 
     def at(font: float) -> list[FittedName]:
         fitted = [fit_name(name, label, font, room, may)

@@ -43,9 +43,11 @@ class LapChartView(LineChart):
             rounds = max(1, chart.rounds)
             top = self.top - fs * 2.2
             bottom = self.y + fs * 2.4
+            # every name on one line (a 12-letter Chinese name and "（淘汰）" took two:
+            # found by a table test): smaller down to the floor, else cut at its end
             names = self.fitted_names(app, {car: out_label if car in chart.out else str
                                             for car in chart.cars},
-                                      bottom - fs * 0.5, top + fs * 0.5)
+                                      bottom - fs * 0.5, top + fs * 0.5, two_lines=False)
             left = self.x + fs * 2.2
             right = self.right - self.names_width(app, list(names.values()))
 
@@ -66,4 +68,9 @@ class LapChartView(LineChart):
                 for round_no, position in enumerate(chart.positions[car]):
                     points += xy(round_no, position)
                 lines[car] = (points, names[car])
-            self._car_lines(app, lines, right + fs * NAMES_GAP, bottom - fs * 0.5, top + fs * 0.5)
+            # a car out of the race: its name at its place in the results, in the rows no
+            # line reaches at the last round (the cars out come last), with no leader
+            # across the lines of the cars that raced on (found by a table test)
+            keyed = {car: xy(rounds, chart.cars.index(car) + 1)[1] for car in chart.out}
+            self._car_lines(app, lines, right + fs * NAMES_GAP, bottom - fs * 0.5,
+                            top + fs * 0.5, keyed)

@@ -245,16 +245,16 @@ class LineChart(Widget):  # type: ignore[misc]
                                    self._text(str(number), fs, app.c_muted, x, y)))
 
     def fitted_names(self, app: Any, labels: dict[str, Callable[[str], str]], low: float,
-                     high: float) -> dict[str, FittedName]:
+                     high: float, two_lines: bool = True) -> dict[str, FittedName]:
         """Every car's ``label(name)`` fitted to the name column (at most :data:`NAMES_SHARE`
         of the chart; :func:`~.chart_names.fit_column`: smaller, then on two lines, before it
         is shortened), as many on two lines as the column's height holds (``low``..``high``:
-        where a name of one line is centred)."""
+        where a name of one line is centred); none on two lines without ``two_lines``."""
         fs = app.fs_small
         room = self.width * NAMES_SHARE - fs * (NAMES_GAP + NAMES_MARGIN)
         cars = list(labels)
         fitted = fit_column([(self.name(car), labels[car]) for car in cars], fs, room,
-                            high - low + fs * NAME_PITCH)
+                            high - low + fs * NAME_PITCH, two_lines)
         return dict(zip(cars, fitted, strict=True))
 
     def names_width(self, app: Any, names: Sequence[FittedName]) -> float:
@@ -265,11 +265,15 @@ class LineChart(Widget):  # type: ignore[misc]
                          widest + app.fs_small * (NAMES_GAP + NAMES_MARGIN)))
 
     def _car_lines(self, app: Any, lines: dict[str, tuple[list[float], FittedName]],
-                   column_x: float, low: float, high: float) -> None:
+                   column_x: float, low: float, high: float,
+                   keyed: dict[str, float] | None = None) -> None:
         """Every car's line (``car -> (points x, y, x, y…, name)``), then the names in a
         column from ``column_x``, spread so none touches another (a name's centre within
         ``low``..``high`` when it takes one line), each joined to its line's last point by a
-        thin leader."""
+        thin leader; but a ``keyed`` car's name (``car -> the y it is wanted at``) has no
+        leader, a dot drawn as its line's are in the leader's place instead (a car that left
+        the race early: its leader crossed the lines of the cars still racing)."""
+        keyed = keyed or {}
         fs = app.fs_small
         background = app.c_panel
         shared = _shared(lines)
@@ -282,25 +286,31 @@ class LineChart(Widget):  # type: ignore[misc]
                 # shows as a ring around the next (two champions level all season)
                 around = shared.points.get((round(points[i]), round(points[i + 1])), [car])
                 grow = DOT_STEP * (len(around) - 1 - around.index(car))
-                Color(*ink.casing)
-                Ellipse(pos=(points[i] - 6 - grow, points[i + 1] - 6 - grow),
-                        size=(12 + 2 * grow, 12 + 2 * grow))
-                Color(*ink.core)
-                Ellipse(pos=(points[i] - 4.5 - grow, points[i + 1] - 4.5 - grow),
-                        size=(9 + 2 * grow, 9 + 2 * grow))
+                self._dot(points[i], points[i + 1], ink, grow)
         cars = [car for car, (points, _n) in lines.items() if points]
         edge = fs * NAME_PITCH / 2  # a one-line name's centre at low..high: its box this beyond
-        ys = spread([lines[c][0][-1] for c in cars], [label_height(lines[c][1]) for c in cars],
-                    low - edge, high + edge)
+        ys = spread([keyed.get(c, lines[c][0][-1]) for c in cars],
+                    [label_height(lines[c][1]) for c in cars], low - edge, high + edge)
         for car, y in zip(cars, ys, strict=True):
             points, name = lines[car]
             ink = self.inks[car]
-            Color(*ink.core)
-            Line(points=[points[-2] + 6, points[-1], column_x - fs * 0.3, y], width=1)
+            if car in keyed:
+                self._dot(column_x - fs * 0.3 - 3, y, ink)
+            else:
+                Color(*ink.core)
+                Line(points=[points[-2] + 6, points[-1], column_x - fs * 0.3, y], width=1)
             self.name_boxes[car] = self._text(name.text, name.size, ink.text, column_x, y,
                                               anchor="left")
             self.name_texts[car] = name.text
             self.name_sizes[car] = name.size
+
+    @staticmethod
+    def _dot(x: float, y: float, ink: CarInk, grow: float = 0.0) -> None:
+        """A car's dot at (``x``, ``y``), ``grow`` px wider all round."""
+        Color(*ink.casing)
+        Ellipse(pos=(x - 6 - grow, y - 6 - grow), size=(12 + 2 * grow, 12 + 2 * grow))
+        Color(*ink.core)
+        Ellipse(pos=(x - 4.5 - grow, y - 4.5 - grow), size=(9 + 2 * grow, 9 + 2 * grow))
 
     @staticmethod
     def _line(points: list[float], ink: CarInk, car: str, shared: _Shared) -> None:
