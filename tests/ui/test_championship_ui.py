@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 
 import pytest
 from season_play import start_next_race
@@ -495,7 +496,8 @@ def test_two_cars_level_on_points_both_show_on_the_points_chart(ui, theme: str) 
     from companion.ui.widgets.points_chart import Y_AXIS
 
     left = chart.x + fs * Y_AXIS
-    right = min(box[0] for box in chart.name_boxes.values()) - fs * 1.0
+    # red and blue end level: their names bracketed, 2 text sizes right of the plot
+    right = min(box[0] for box in chart.name_boxes.values()) - fs * 2.0
     top, bottom = chart.top - fs * 2.6, chart.y + fs * 2.4
 
     def xy(race: float, points: float) -> tuple[float, float]:
@@ -536,3 +538,62 @@ def test_an_unplayable_race_is_named_by_its_track_s_name(ui, language: str,
     ui.pump(3)
     problem = find(app.sm.current_screen, "problem").text
     assert germany in problem and "germany" not in problem, problem
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize(("theme", "races_run"), [("dark", 0), ("dark", 1), ("light", 0),
+                                                  ("light", 1)])
+def test_six_cars_level_at_0_share_one_dot_and_one_leader(ui, theme: str,
+                                                         races_run: int) -> None:
+    """Six cars at 0 points (the season's start, or a first race where nobody scored) drew a
+    target of six rings round each other over the chart's origin, 37 px wide, and six leaders
+    fanning out from one point across the plot, read as the cars' lines (found by a table
+    test). Their point is one dot in six pieces, one in each car's colour (nothing of theirs
+    a few px beyond it), and the names are joined to it by one leader and a bracket, each
+    name with a dot in its car's colours: along the way from the point to each name, none of
+    that car's colour."""
+    app = ui.app
+    app.set_theme(theme)
+    _new_1961_season(ui)
+    chart = app.sm.current_screen.ids.chart
+    cars = ("red", "blue", "green", "yellow", "black", "grey")
+    chart.labels = dict(zip(cars, ("Maximilianus", "Bartholomew", "Konstantinos",
+                                   "Wilhelmina", "Evangelina", "Christopher"), strict=True))
+    chart.races = 3
+    chart.series = {car: [0] * (races_run + 1) for car in cars}
+    ui.pump(3)
+    chart.redraw()
+    texture = chart.export_as_image().texture
+    width, pixels = texture.size[0], texture.pixels
+
+    def colour_at(x: float, y: float) -> tuple[float, ...]:
+        """The pixel at (x, y) (the picture's rows run top down)."""
+        at = (int(round(chart.height - 1 - (y - chart.y))) * width
+              + int(round(x - chart.x))) * 4
+        return tuple(pixels[at + i] / 255 for i in range(3))
+
+    def whose(x: float, y: float, within: float) -> set[str]:
+        found = colour_at(x, y)
+        return {car for car in cars
+                if all(abs(p - q) < within for p, q in zip(found, chart.inks[car].core[:3],
+                                                           strict=False))}
+
+    from companion.ui.widgets.points_chart import Y_AXIS
+
+    fs = app.fs_small
+    assert len(chart.name_boxes) == 6
+    left = chart.x + fs * Y_AXIS
+    right = min(box[0] for box in chart.name_boxes.values()) - fs * 2.0
+    x, y = left + (right - left) * races_run / 3, chart.y + fs * 2.4
+    pie = set().union(*(whose(x + dx, y + dy, 0.06) for dx in range(-6, 7)
+                        for dy in range(-6, 7) if dx * dx + dy * dy <= 36))
+    assert pie == set(cars)  # every car's colour in the one dot
+    beyond = set().union(*(whose(x + r * math.cos(a / 10), y + r * math.sin(a / 10), 0.06)
+                           for r in (11, 12, 13) for a in range(8, 24)))
+    assert beyond == set(), beyond  # above it, a few px out: no ring
+    for car, box in chart.name_boxes.items():
+        x1, y1 = box[0], box[1] + box[3] / 2
+        seen = [step for step in range(101)
+                if x + 20 < x + (x1 - x) * step / 100 < x1 - 20
+                and car in whose(x + (x1 - x) * step / 100, y + (y1 - y) * step / 100, 0.03)]
+        assert seen == [], (car, seen)  # no leader of its own across the plot

@@ -1,8 +1,9 @@
 """What the lap chart and the points chart share: one line per car in its colour, a dot at
 every point, the car's name in a column right of the plot (never on a gridline, never on
-another name; a leader line joins it to the car's last point), all drawn on an opaque
-background so ``export_to_png`` gives a picture that reads in any viewer; and the PNG written
-once the chart has been laid out.
+another name; a leader line joins it to the car's last point, or one leader and a bracket
+join the names of cars whose lines end at one point, drawn as one dot in their colours), all
+drawn on an opaque background so ``export_to_png`` gives a picture that reads in any viewer;
+and the PNG written once the chart has been laid out.
 
 Every line must read on both themes: a car colour too close to the background (Black on the
 dark theme, Yellow and Grey on the light one) gets a casing in the text colour; the others get a
@@ -136,6 +137,10 @@ margin (it was 40 % for the names with a margin of 1.6 text sizes; the names gai
 margin)."""
 NAMES_GAP = 1.0
 """From the plot's edge to the names, in the chart's text sizes (the leaders)."""
+KEYS_GAP = 1.0
+"""More room between the plot and the names, in the chart's text sizes, where a bracket and
+dots join names to a point several lines end at (:meth:`LineChart._bracket`): clear of that
+point's dot when it is at the plot's edge."""
 NAMES_MARGIN = 0.5
 """Right of the names, to the chart's edge, in the chart's text sizes."""
 AXIS_GAP = 0.6
@@ -147,8 +152,9 @@ column's height is counted from it)."""
 
 DASH = 8.0
 """The pieces, in px, in which cars whose lines run along the same stretch share it."""
-DOT_STEP = 2.5
-"""How much wider, in px, a point's dot is for each line drawn after it through the point."""
+SHARED_DOT = 16.0
+"""The width, in px, of a dot several lines pass through: one dot in as many pieces, one in
+each car's colour (a car's own dot is 12 px)."""
 
 
 @dataclass(frozen=True)
@@ -244,25 +250,33 @@ class LineChart(Widget):  # type: ignore[misc]
             self.x_numbers.append((str(number),
                                    self._text(str(number), fs, app.c_muted, x, y)))
 
+    @staticmethod
+    def names_gap(app: Any, keys: bool = False) -> float:
+        """From the plot's edge to the names (:data:`NAMES_GAP`, and :data:`KEYS_GAP` more
+        where names are joined by a bracket: ``keys``)."""
+        return float(app.fs_small * (NAMES_GAP + (KEYS_GAP if keys else 0.0)))
+
     def fitted_names(self, app: Any, labels: dict[str, Callable[[str], str]], low: float,
-                     high: float, two_lines: bool = True) -> dict[str, FittedName]:
+                     high: float, two_lines: bool = True,
+                     keys: bool = False) -> dict[str, FittedName]:
         """Every car's ``label(name)`` fitted to the name column (at most :data:`NAMES_SHARE`
         of the chart; :func:`~.chart_names.fit_column`: smaller, then on two lines, before it
         is shortened), as many on two lines as the column's height holds (``low``..``high``:
-        where a name of one line is centred); none on two lines without ``two_lines``."""
+        where a name of one line is centred); none on two lines without ``two_lines``
+        (``keys``: :meth:`names_gap`)."""
         fs = app.fs_small
-        room = self.width * NAMES_SHARE - fs * (NAMES_GAP + NAMES_MARGIN)
+        room = self.width * NAMES_SHARE - self.names_gap(app, keys) - fs * NAMES_MARGIN
         cars = list(labels)
         fitted = fit_column([(self.name(car), labels[car]) for car in cars], fs, room,
                             high - low + fs * NAME_PITCH, two_lines)
         return dict(zip(cars, fitted, strict=True))
 
-    def names_width(self, app: Any, names: Sequence[FittedName]) -> float:
+    def names_width(self, app: Any, names: Sequence[FittedName], keys: bool = False) -> float:
         """The room right of the plot: the leaders, the names, the margin (at most
-        :data:`NAMES_SHARE` of the chart)."""
+        :data:`NAMES_SHARE` of the chart; ``keys``: :meth:`names_gap`)."""
         widest = max((label_width(name) for name in names), default=0)
         return float(min(self.width * NAMES_SHARE,
-                         widest + app.fs_small * (NAMES_GAP + NAMES_MARGIN)))
+                         widest + self.names_gap(app, keys) + app.fs_small * NAMES_MARGIN))
 
     def _car_lines(self, app: Any, lines: dict[str, tuple[list[float], FittedName]],
                    column_x: float, low: float, high: float,
@@ -282,20 +296,24 @@ class LineChart(Widget):  # type: ignore[misc]
             self.inks[car] = ink
             self._line(points, ink, car, shared)
             for i in range(0, len(points), 2):
-                # a point other lines pass through too: the earlier drawn wider, so each
-                # shows as a ring around the next (two champions level all season)
-                around = shared.points.get((round(points[i]), round(points[i + 1])), [car])
-                grow = DOT_STEP * (len(around) - 1 - around.index(car))
-                self._dot(points[i], points[i + 1], ink, grow)
+                if (round(points[i]), round(points[i + 1])) not in shared.points:
+                    self._dot(points[i], points[i + 1], ink)
+        for (dot_x, dot_y), around in shared.points.items():
+            self._shared_dot(dot_x, dot_y, [self.inks[car] for car in around], background)
         cars = [car for car, (points, _n) in lines.items() if points]
         edge = fs * NAME_PITCH / 2  # a one-line name's centre at low..high: its box this beyond
         ys = spread([keyed.get(c, lines[c][0][-1]) for c in cars],
                     [label_height(lines[c][1]) for c in cars], low - edge, high + edge)
+        ends: dict[tuple[int, int], list[tuple[str, float]]] = {}
+        """A point several lines end at -> those cars and where their names are."""
         for car, y in zip(cars, ys, strict=True):
             points, name = lines[car]
             ink = self.inks[car]
+            end = (round(points[-2]), round(points[-1]))
             if car in keyed:
                 self._dot(column_x - fs * 0.3 - 3, y, ink)
+            elif end in shared.points:
+                ends.setdefault(end, []).append((car, y))
             else:
                 Color(*ink.core)
                 Line(points=[points[-2] + 6, points[-1], column_x - fs * 0.3, y], width=1)
@@ -303,14 +321,52 @@ class LineChart(Widget):  # type: ignore[misc]
                                               anchor="left")
             self.name_texts[car] = name.text
             self.name_sizes[car] = name.size
+        for (end_x, end_y), named in ends.items():
+            self._bracket(app, end_x, end_y, named, column_x - fs * 0.3 - 3)
+
+    def _bracket(self, app: Any, x: float, y: float, named: list[tuple[str, float]],
+                 key_x: float) -> None:
+        """One leader from the point (``x``, ``y``) several lines end at to a bracket that
+        joins those cars' names (``(car, the y its name is centred at)``), each name with a
+        dot in its line's colours before it, centred at ``key_x``: six cars level at 0 drew
+        six leaders fanning out from one point across the plot, read as lines, and a name
+        in the text's colour said nothing of its car's (found by a table test)."""
+        ys = [name_y for _car, name_y in named]
+        bar = key_x - 9
+        Color(*app.c_muted)
+        Line(points=[bar, min(ys), bar, max(ys)], width=1)
+        # to the bracket as flat as it can run (a rising leader read as a car's line)
+        Line(points=[x + SHARED_DOT / 2, y, bar, min(max(y, min(ys)), max(ys))], width=1)
+        for car, name_y in named:
+            Color(*app.c_muted)
+            Line(points=[bar, name_y, key_x - 6, name_y], width=1)
+            self._dot(key_x, name_y, self.inks[car])
 
     @staticmethod
-    def _dot(x: float, y: float, ink: CarInk, grow: float = 0.0) -> None:
-        """A car's dot at (``x``, ``y``), ``grow`` px wider all round."""
+    def _shared_dot(x: float, y: float, inks: list[CarInk], background: Sequence[float]) -> None:
+        """The dot of a point several cars' lines pass through, in as many pieces, one in each
+        car's colour in drawing order, as a stretch they share is drawn in turn (six cars
+        level at 0 drew six rings round each other, a target over the axis; found by a table
+        test); cased in the text's colour where one of the colours needs it."""
+        casing = next((ink.casing for ink in inks if ink.casing_width > 1),
+                      (background[0], background[1], background[2], 1.0))
+        Color(*casing)
+        outer = SHARED_DOT / 2
+        Ellipse(pos=(x - outer, y - outer), size=(2 * outer, 2 * outer))
+        inner = outer - 1.5
+        step = 360 / len(inks)
+        for turn, ink in enumerate(inks):
+            Color(*ink.core)
+            Ellipse(pos=(x - inner, y - inner), size=(2 * inner, 2 * inner),
+                    angle_start=turn * step, angle_end=(turn + 1) * step)
+
+    @staticmethod
+    def _dot(x: float, y: float, ink: CarInk) -> None:
+        """A car's dot at (``x``, ``y``)."""
         Color(*ink.casing)
-        Ellipse(pos=(x - 6 - grow, y - 6 - grow), size=(12 + 2 * grow, 12 + 2 * grow))
+        Ellipse(pos=(x - 6, y - 6), size=(12, 12))
         Color(*ink.core)
-        Ellipse(pos=(x - 4.5 - grow, y - 4.5 - grow), size=(9 + 2 * grow, 9 + 2 * grow))
+        Ellipse(pos=(x - 4.5, y - 4.5), size=(9, 9))
 
     @staticmethod
     def _line(points: list[float], ink: CarInk, car: str, shared: _Shared) -> None:

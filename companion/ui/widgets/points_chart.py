@@ -60,11 +60,14 @@ class PointsChartView(LineChart):
             races = max(1, int(self.races or 1))
             top_points = max(1, max(max(v) for v in series.values()))
             top, bottom = self.top - fs * 2.6, self.y + fs * 2.4
+            # cars level on points at the last race: their names joined by a bracket
+            level = len({totals[-1] for totals in series.values()}) < len(series)
             names = self.fitted_names(app, {
                 car: lambda name, points=totals[-1]: name_label(name, points)
-                for car, totals in series.items()}, bottom - fs * 0.5, top + fs * 0.5)
+                for car, totals in series.items()}, bottom - fs * 0.5, top + fs * 0.5,
+                keys=level)
             left = self.x + fs * Y_AXIS
-            right = self.right - self.names_width(app, list(names.values()))
+            right = self.right - self.names_width(app, list(names.values()), level)
 
             def xy(race: int, points: int) -> tuple[float, float]:
                 return (left + (right - left) * race / races,
@@ -80,4 +83,5 @@ class PointsChartView(LineChart):
             lines = {car: ([c for race, points in enumerate(totals)
                             for c in xy(race, points)], names[car])
                      for car, totals in series.items()}
-            self._car_lines(app, lines, right + fs * NAMES_GAP, bottom - fs * 0.5, top + fs * 0.5)
+            self._car_lines(app, lines, right + self.names_gap(app, level), bottom - fs * 0.5,
+                            top + fs * 0.5)
