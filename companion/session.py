@@ -135,6 +135,18 @@ class RaceSession:
         """The start of the race, then each effective input with its state and outcomes."""
         return tuple(self._timeline.steps())
 
+    def undone(self) -> tuple[Step, ...]:
+        """The inputs undone and not redone (each with the state it led to), the last undone
+        last."""
+        return self._timeline.undone()
+
+    @property
+    def last_event(self) -> str | None:
+        """Whether the race's last logged event is an ``"input"``, an ``"undo"`` or a
+        ``"redo"`` (None: none yet)."""
+        kind = self._timeline.last_event
+        return kind.value if kind is not None else None
+
     def export(self) -> dict[str, Any]:
         """The race as a ``heat-race/1`` document (complete rounds only).
 

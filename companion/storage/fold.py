@@ -75,12 +75,17 @@ class Step:
     outcomes: tuple[Outcome, ...]
 
 
+Mark = tuple[tuple[Step, ...], tuple[Step, ...], "EventKind | None"]
+"""What :meth:`Timeline.mark` saw: the steps, the redo stack, the kind of the last event."""
+
+
 class Timeline:
     """The states of one race: one :class:`Step` per effective input plus the redo stack."""
 
     def __init__(self, start: Applied) -> None:
         self._steps: list[Step] = [Step(None, start.state, start.outcomes)]
         self._redo: list[Step] = []
+        self._last: EventKind | None = None
 
     @classmethod
     def start(cls, setup: RaceSetup) -> Timeline:
@@ -106,6 +111,16 @@ class Timeline:
         """The start, then one step per effective input."""
         return iter(self._steps)
 
+    def undone(self) -> tuple[Step, ...]:
+        """The redo stack: the inputs undone and not redone, the last undone last."""
+        return tuple(self._redo)
+
+    @property
+    def last_event(self) -> EventKind | None:
+        """The kind of the last event folded in (None: none yet): after a restart, whether the
+        race stopped after an input, an undo or a redo."""
+        return self._last
+
     def actions(self) -> tuple[Action, ...]:
         return tuple(step.action for step in self._steps[1:] if step.action is not None)
 
@@ -117,25 +132,29 @@ class Timeline:
         """Record an accepted input (the result of :meth:`try_input`); clears the redo stack."""
         self._steps.append(Step(action, applied.state, applied.outcomes))
         self._redo.clear()
+        self._last = EventKind.INPUT
 
-    def mark(self) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
-        """The timeline as it is now, for :meth:`restore` (its steps and its redo stack)."""
-        return tuple(self._steps), tuple(self._redo)
+    def mark(self) -> Mark:
+        """The timeline as it is now, for :meth:`restore` (its steps, its redo stack and the
+        kind of its last event)."""
+        return tuple(self._steps), tuple(self._redo), self._last
 
-    def restore(self, mark: tuple[tuple[Step, ...], tuple[Step, ...]]) -> None:
+    def restore(self, mark: Mark) -> None:
         """Back to the timeline :meth:`mark` saw (inputs, undos and redos since are gone)."""
-        self._steps, self._redo = list(mark[0]), list(mark[1])
+        self._steps, self._redo, self._last = list(mark[0]), list(mark[1]), mark[2]
 
     def undo(self) -> bool:
         if not self.can_undo:
             return False
         self._redo.append(self._steps.pop())
+        self._last = EventKind.UNDO
         return True
 
     def redo(self) -> bool:
         if not self._redo:
             return False
         self._steps.append(self._redo.pop())
+        self._last = EventKind.REDO
         return True
 
     def apply(self, event: Event, index: int = 0) -> None:

@@ -332,8 +332,15 @@ class RaceController:
         """After Continue: the ruling of the table's decision the race stopped after, shown
         again as it was shown then: the input and the End turn the app added after it when
         nothing was left to decide (the Slipstream's sentence was lost: found by a table
-        test)."""
+        test); an Undo's or a Redo's words when the race stopped after one (a power cut
+        right after an Undo showed the ruling of the input before the undone one, and
+        nothing said where the cars go back to: found by a table test)."""
+        last = getattr(self.session, "last_event", None)  # (a stand-in session: none)
+        if last == "undo" and self._resume_undo():
+            return
         steps = self._steps()
+        if last == "redo" and self._resume_redo(steps):
+            return
         if len(steps) < 2:
             return
         first = len(steps) - 1
@@ -345,6 +352,35 @@ class RaceController:
                  for car in inputs.moved_cars(before.state, step.state)}
         moved |= {line.car for line in self._lines if line.placement and line.car}
         self._moved = frozenset(moved)
+
+    def _resume_undo(self) -> bool:
+        """The last Undo's words again: it took back the last inputs undone, from the top of
+        the redo stack down to the first whose state had something left to decide (as
+        :meth:`_walk` stopped); False when there is nothing undone to say."""
+        undone: tuple[Step, ...] = getattr(self.session, "undone", tuple)()
+        taken: list[Step] = []
+        for step in reversed(undone):
+            taken.append(step)
+            if not dead_end(step.state):
+                break
+        if not taken or any(step.action is None for step in taken):
+            return False
+        taken.reverse()  # the order Undo took them back in: the last input first
+        self._say_undone(taken[0].state,
+                         [step.action for step in taken if step.action is not None])
+        return True
+
+    def _resume_redo(self, steps: Sequence[Step]) -> bool:
+        """The last Redo's words again: it brought back the last inputs, down to the first
+        whose state before had something to decide (as :meth:`_walk` went on)."""
+        first = len(steps) - 1
+        if first < 1:
+            return False
+        while first > 1 and dead_end(steps[first - 1].state):
+            first -= 1
+        brought = [step.action for step in steps[first:] if step.action is not None]
+        self._say_redone(steps[first - 1].state, brought)
+        return True
 
     def _steps(self) -> tuple[Step, ...]:
         """The race's start and its effective inputs (none from a stand-in session)."""
@@ -613,6 +649,13 @@ class RaceController:
             return False
         self.unrecorded = None
         self._error = None
+        self._say_undone(before, taken)
+        self._changed()
+        return True
+
+    def _say_undone(self, before: RaceState, taken: Sequence[Action]) -> None:
+        """What an Undo took back (``taken``, from ``before``) and where the cars go back to;
+        an undone reveal goes back on the keypad."""
         state = self.state
         last = taken[-1]
         if isinstance(last, Reveal) and state.current_car == last.car and (
@@ -626,8 +669,6 @@ class RaceController:
         self._lines += [Line(inputs.cards_now(state, car, undone=True), car)
                         for car in inputs.cards_changed(before, state)]
         self._moved = frozenset(moved)
-        self._changed()
-        return True
 
     def _typed_by_hand(self) -> bool:
         """Cards on the keypad typed by hand and not sent: other than none, and other than
@@ -681,6 +722,12 @@ class RaceController:
             return False
         self.unrecorded = None
         self._error = None
+        self._say_redone(before, brought)
+        self._changed()
+        return True
+
+    def _say_redone(self, before: RaceState, brought: Sequence[Action]) -> None:
+        """What a Redo brought back (``brought``, onto ``before``) and what it did."""
         state = self.state
         moved = inputs.moved_cars(before, state)
         self._lines = [Line(inputs.redone(action, state), getattr(action, "car", None),
@@ -695,8 +742,6 @@ class RaceController:
         self._lines += [Line(inputs.cards_now(state, car, undone=False), car)
                         for car in inputs.cards_changed(before, state)]
         self._moved = frozenset(moved)
-        self._changed()
-        return True
 
     def _walk(self, step: Callable[[], bool], can: Callable[[], bool],
               retry: Callable[[], bool], *, said_before: bool) -> list[Action] | None:

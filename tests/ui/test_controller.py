@@ -401,3 +401,54 @@ def test_continue_and_redo_say_what_the_decision_did_as_it_was_said(tmp_path) ->
             redone += 1
     assert c.state.over
     assert auto_ended >= 3  # a React choice the app's End turn followed (else: proves little)
+
+
+def test_continue_after_an_undo_or_a_redo_says_it_again(tmp_path) -> None:
+    """The app stopped right after an Undo (or a Redo) and started again: Continue shows that
+    Undo's words (what it took back, where the cars go back to, the cards given back) with
+    the same cars lit and the keypad as Undo left it (an undone reveal back on it). Found by
+    a table test: Continue showed the ruling of the input before the undone one ("Ana is
+    ready."), and nothing said where the spun-out car goes back to. Two Undos in a row say
+    the second; a Redo says the Redo's words."""
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+
+    form = RaceForm(seed=5)
+    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                    enumerate(zip(CAR_COLOURS, ("Ana", "Ben", "Cleo", "Dan"), strict=False),
+                              start=1)]
+    form.set_legends(2)
+    log = RaceLog(tmp_path / "races.sqlite3")
+    c = RaceController(log.new_race(form.setup(tracks.load_track("usa"))))
+
+    def continued_as_shown(what: str) -> None:
+        shown, lit, entry = c.messages, c.moved, c.entry
+        again = RaceController(log.open_race(c.session.race_id))
+        assert again.messages == shown, (what, again.messages, shown)
+        assert again.moved == lit, what
+        assert again.entry == entry, what
+
+    checked = twice = reveals = 0
+    for _ in range(400):
+        name = next_press(c)
+        if name is None:
+            break
+        count = len(c.session.actions())
+        press(c, name)
+        new = c.session.actions()[count:]
+        if not new or c.state.over or checked >= 40:
+            continue
+        assert c.undo()
+        assert c.messages[0].startswith("Undone: "), c.messages
+        reveals += bool(c.entry[0])  # an undone reveal: its cards back on the keypad
+        continued_as_shown(f"undo of {name}")
+        if checked % 8 == 7 and c.session.can_undo:  # Undo again: the second is said
+            assert c.undo()
+            continued_as_shown(f"second undo after {name}")
+            assert c.redo()
+            twice += 1
+        assert c.redo()
+        assert c.messages[0].startswith("Redone: "), c.messages
+        continued_as_shown(f"redo of {name}")
+        checked += 1
+    assert checked == 40 and twice >= 4 and reveals >= 3
