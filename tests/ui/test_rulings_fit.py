@@ -294,6 +294,54 @@ def test_closing_punctuation_never_begins_a_line(ui, text: str) -> None:
     assert not wrong, wrong[:3]
 
 
+def quoted_messages() -> list[str]:
+    """The zh_TW catalog's messages with a term in corner brackets, their fields filled (a
+    twelve-character name, the button a hint names, a two-digit number)."""
+    from companion.i18n.pofile import read_po
+
+    catalog = read_po(extract.po_path("zh_TW").read_text(encoding="utf-8"))
+    values = {"button": "付不起熱度", "n": "12", "count": "12", "gain": "12"}
+    out = []
+    for msgstr in catalog.messages.values():
+        if "「" in msgstr:
+            fields = [f for _lit, f, _spec, _conv in string.Formatter().parse(msgstr) if f]
+            out.append(msgstr.format(**{f: values.get(f, "歐陽娜娜司馬長風上官婉兒")
+                                        for f in fields}))
+    return out
+
+
+def test_a_short_term_in_corner_brackets_stays_on_one_line(ui) -> None:
+    """A zh_TW hint broke a line inside a quoted term: "點「重" / "試」", "只有「諮詢技" /
+    "師」事件提供這個選擇。" (Kivy breaks a Chinese run at any character, and the filled
+    lines did too). A term of at most ``line_breaks.QUOTED_KEPT`` characters in 「」 is now
+    kept on one line wherever it fits one (with the closing punctuation after it); never an
+    opening bracket at a line's end. Every such message of the catalog at every width from
+    60 to 420 px: nothing lost, the lines counted are the lines drawn."""
+    import re
+
+    from companion.ui.widgets.line_breaks import line_starts
+
+    term = re.compile("「[^「」]{1,12}」[。，、：；！？）]*")  # line_breaks.QUOTED_KEPT
+    messages = quoted_messages()
+    assert len(messages) >= 15
+    split, opened, wrong = [], [], []
+    for text in messages:
+        terms = [(m.start(), m.end(), m.group()) for m in term.finditer(text)]
+        assert terms, text
+        for width in range(60, 420, 3):
+            drawn = _drawn_lines(text, width)
+            assert "".join(drawn).replace(" ", "") == text.replace(" ", "")  # nothing lost
+            if len(drawn) != FIT.lines(text, 15, width):
+                wrong.append((width, drawn, FIT.lines(text, 15, width)))
+            opened += [(width, drawn) for line in drawn[:-1] if line.rstrip()[-1:] in "「『"]
+            starts = line_starts(text, drawn)
+            assert starts is not None, (text, drawn)
+            split += [(width, quoted, drawn) for start, end, quoted in terms
+                      if FIT.width(quoted, 15) <= width
+                      and any(start < at < end for at in starts)]
+    assert not (split or opened or wrong), (split[:3], opened[:3], wrong[:3])
+
+
 @pytest.mark.parametrize("text", [
     "Maximilianus 以速度 9 通過第 2 個彎道（限速 5）：支付 4 點熱度，並且失去一張壓力牌。",
     "Maximilianus 在 Bartholomew 後方滑流：多前進幾格，含晴天加成；速度不變。",

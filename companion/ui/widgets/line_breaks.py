@@ -1,7 +1,8 @@
 """Where the app's labels break their lines, beyond Kivy's own breaks at spaces (Kivy-free):
 a number kept with the words beside it (:func:`kept_numbers`), a Chinese line filled with the
 next clause's first characters (:func:`fill_break`), a word Kivy had to break by characters
-broken again where a line may break (:func:`orphan_break`). The rendering
+broken again where a line may break (:func:`orphan_break`), a short term in corner brackets
+kept on one line (:func:`kept_terms`). The rendering
 (:mod:`.text_cache`) puts these breaks in and :class:`.text_fit.TextFit` counts the lines
 they give, so both follow the same rules."""
 
@@ -31,6 +32,13 @@ noun: ``companion.i18n.counts.fill_kept``)."""
 
 FILL_FIXES = 12
 """Line breaks put in at most per text to fill a line with a Chinese run's first characters."""
+
+QUOTES = {"「": "」", "『": "』"}
+"""Corner brackets, opening to closing: a zh_TW message quotes a button or a term in them."""
+
+QUOTED_KEPT = 12
+"""A term in corner brackets of at most this many characters (a button's name, an event's, a
+twelve-character name) is kept on one line where it fits one (:func:`kept_terms`)."""
 
 
 _CHINESE = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
@@ -87,6 +95,10 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
     text's width)."""
     if not _numeric(text):
         return text
+
+    def fits(term: str) -> bool:
+        return measure(term) <= width
+
     paragraphs = []
     for paragraph in text.split("\n"):
         words = paragraph.split(" ")
@@ -100,7 +112,7 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
                          or (len(word) <= NUMBER_EDGE + 1 and _numeric(word)))):
                 # the part around the space no line may break inside once it is joined
                 group = out[-1]
-                breaks, head = fill_breaks(group), fill_breaks(word)
+                breaks, head = fill_breaks(group, fits), fill_breaks(word, fits)
                 tail = group[breaks[-1]:] if breaks else group
                 if measure(f"{tail}\u00a0{word[:head[0]] if head else word}") <= width:
                     out[-1] = f"{group}\u00a0{word}"
@@ -128,12 +140,45 @@ def break_allowed(before: str, after: str, hangul: bool = True) -> bool:
             and not "0" <= before <= "9" and not "0" <= after <= "9")
 
 
-def fill_breaks(word: str) -> list[int]:
-    """Where a run with no spaces may be broken as Chinese is set (:func:`break_allowed`;
+def kept_terms(word: str, fits: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """The short terms in corner brackets in ``word`` (a run with no spaces) that no line
+    breaks inside, each as the indexes of its opening and its closing bracket: at most
+    :data:`QUOTED_KEPT` characters between them, and the term with the closing punctuation
+    after it fitting a line (``fits``; a term wider than a line breaks as Chinese does). Kivy
+    and the filled lines broke a line anywhere in a Chinese run, so a hint read "點「重" /
+    "試」" or "只有「諮詢技" / "師」事件提供這個選擇。"."""
+    if "「" not in word and "『" not in word:
+        return []
+    terms = []
+    for opening, char in enumerate(word):
+        if char not in QUOTES:
+            continue
+        closing = word.find(QUOTES[char], opening + 1, opening + QUOTED_KEPT + 2)
+        if closing < 0 or any(c in QUOTES for c in word[opening + 1:closing]):
+            continue
+        end = closing + 1
+        while end < len(word) and word[end] in NO_LINE_START:
+            end += 1
+        if fits(word[opening:end]):
+            terms.append((opening, closing))
+    return terms
+
+
+def _may_break(word: str, at: int, terms: Sequence[tuple[int, int]], hangul: bool) -> bool:
+    """A line may break in ``word`` before index ``at``: :func:`break_allowed`, and not
+    inside one of ``terms`` (:func:`kept_terms`)."""
+    return (break_allowed(word[at - 1], word[at], hangul)
+            and not any(opening < at <= closing for opening, closing in terms))
+
+
+def fill_breaks(word: str, fits: Callable[[str], bool]) -> list[int]:
+    """Where a run with no spaces may be broken as Chinese is set (:func:`break_allowed`,
+    never inside a short term in corner brackets that ``fits`` a line: :func:`kept_terms`;
     a Korean word is not broken inside: Korean lines break at spaces)."""
     if not has_chinese(word):
         return []
-    return [k for k in range(1, len(word)) if break_allowed(word[k - 1], word[k], False)]
+    terms = kept_terms(word, fits)
+    return [k for k in range(1, len(word)) if _may_break(word, k, terms, False)]
 
 
 def blank(char: str) -> bool:
@@ -152,7 +197,7 @@ def fill_prefix(line: str, word: str, width: float, measure: Callable[[str], flo
     took a line more than filling each line does."""
     if not has_chinese(word):
         return 0
-    breaks = fill_breaks(word)
+    breaks = fill_breaks(word, lambda term: measure(term) <= width)
     best, low, high = 0, 0, len(breaks) - 1
     while low <= high:  # a longer start is never narrower
         middle = (low + high) // 2
@@ -223,20 +268,22 @@ def fill_break(text: str, lines: Sequence[str], width: float,
     return None
 
 
-def carried(chars: Sequence[str], following: str) -> int:
+def carried(chars: Sequence[str], following: str, fits: Callable[[str], bool]) -> int:
     """How many of a line's last characters ``chars`` (of a word Kivy broke by characters,
-    ``following`` the first character of the next line) go down to the next line so that
-    the line breaks where a line may (:func:`break_allowed`): 0 where it may already, else
-    back to the nearest place it may (a full stop alone on a line, a number torn from the
-    character it is joined to, a Latin name broken inside); where there is none on the line,
-    before closing punctuation the last character (and any closing punctuation before it)
-    still goes down, else 0."""
-    if break_allowed(chars[-1], following):
-        return 0
-    for count in range(1, len(chars)):
-        if break_allowed(chars[-count - 1], chars[-count]):
+    ``following`` the word's characters from the next line's first on) go down to the next
+    line so that the line breaks where a line may (:func:`break_allowed`, not inside a short
+    term in corner brackets that ``fits`` a line: :func:`kept_terms`): 0 where it may
+    already, else back to the nearest place it may (a full stop alone on a line, a number
+    torn from the character it is joined to, a Latin name broken inside, "點「重" / "試」");
+    where there is none on the line, before closing punctuation the last character (and any
+    closing punctuation before it) still goes down, else 0."""
+    word = "".join(chars) + following
+    terms = kept_terms(word, fits)
+    end = len(chars)
+    for count in range(end):
+        if _may_break(word, end - count, terms, True):
             return count
-    if following not in NO_LINE_START:
+    if following[:1] not in NO_LINE_START:
         return 0
     # no place to break on the line (a Latin name fills it): closing punctuation still never
     # begins a line, the name's last letter goes down with it
@@ -246,28 +293,36 @@ def carried(chars: Sequence[str], following: str) -> int:
     return count if count < len(chars) else 0
 
 
-def orphan_break(text: str, lines: Sequence[str]) -> int | None:
+def orphan_break(text: str, lines: Sequence[str], width: float,
+                 measure: Callable[[str], float]) -> int | None:
     """Where to put a line break in ``text`` so that the first of Kivy's ``lines`` (the text
     as laid out, in order) that Kivy began inside a word it broke by characters where a line
     may not break (:func:`break_allowed`: before closing punctuation, beside a no-break
-    space...) begins with the characters before it instead (:func:`carried`); None when no
-    line so begins (or the lines are not the text's)."""
+    space...; inside a short term in corner brackets that fits in ``width``, ``measure``: a
+    text's width) begins with the characters before it instead (:func:`carried`); None when
+    no line so begins (or the lines are not the text's)."""
     placed = _placed(text, lines)
     if placed is None:
         return None
+
+    def fits(term: str) -> bool:
+        return measure(term) <= width
+
     before: list[tuple[int, str]] = []  # the previous line's characters and where they are
     for number, chars in enumerate(placed):
         if not chars:
             continue
-        start, first = chars[0]
-        if (number and before and before[-1][0] == start - 1
-                and not break_allowed(before[-1][1], first)):
+        start, _first = chars[0]
+        if number and before and before[-1][0] == start - 1:
             run = [before[-1]]  # the word's characters on the line before (no space between)
             for at, char in reversed(before[:-1]):
                 if at != run[0][0] - 1:
                     break
                 run.insert(0, (at, char))
-            down = carried([c for _at, c in run], first)
+            end = start
+            while end < len(text) and not blank(text[end]):
+                end += 1
+            down = carried([c for _at, c in run], text[start:end], fits)
             if down:
                 return start - down
         before = chars

@@ -312,7 +312,7 @@ def _break_lines(renderer: Any, most_fills: int) -> int:
         orphan = None
         # only a line with no space in it can end inside a word Kivy broke by characters
         if fixes < ORPHAN_FIXES and any(" " not in line.strip() for line in lines[:-1]):
-            orphan = orphan_break(text, lines)
+            orphan = orphan_break(text, lines, width, measure)
         if fill is not None and (orphan is None or fill < orphan):
             at, fills = fill, fills + 1
         elif orphan is not None:

@@ -97,6 +97,10 @@ class TextFit:
         the lines after it), and the lines are then not all counted."""
         lines, used = 1, 0.0
         orphan: int | None = None
+
+        def fits(term: str) -> bool:
+            return self.width(term, size) <= width
+
         space = self.width(" ", size)
         line_start = 0  # where the line so far begins in the paragraph
         offset = -1
@@ -124,7 +128,14 @@ class TextFit:
                 for index, char in enumerate(word):
                     step = self.width(char, size)
                     if used and used + step > width:
-                        down = carried(line, char) if fixing else 0
+                        # Kivy measures the line's characters together: a little narrower,
+                        # at times, than their widths summed ("點「付不起熱度」" in 120 px)
+                        together = self.width("".join(line) + char, size)
+                        if together <= width:
+                            used = together
+                            line.append(char)
+                            continue
+                        down = carried(line, word[index:], fits) if fixing else 0
                         if down and orphan is None:
                             orphan = start + index - down
                         lines, used, line = lines + 1, 0.0, []
