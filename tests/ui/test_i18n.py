@@ -5,6 +5,7 @@ from __future__ import annotations
 import gettext
 import re
 import string
+import unicodedata
 
 import pytest
 
@@ -107,6 +108,35 @@ def test_mo_agrees_with_po(language: str) -> None:
         compiled = gettext.GNUTranslations(handle)
     for msgid, msgstr in catalog.messages.items():
         assert compiled.gettext(msgid) == msgstr
+
+
+INVISIBLE_ALLOWED: dict[str, str] = {}
+"""Invisible characters a catalog may hold on purpose, each with why. None so far: where a
+line must not break at a space (a number and its words), the code says so
+(``counts.fill_kept``, ``line_breaks.kept_numbers``), not a character no translator sees."""
+
+
+def invisible(char: str) -> bool:
+    """A character that shows nothing or nothing but a gap, other than the ASCII space and the
+    line break: no-break and other spaces, zero-width characters and joiners, soft hyphens,
+    direction marks, control, private-use and unassigned characters, combining marks."""
+    if char in " \n":
+        return False
+    return unicodedata.category(char) in {"Zs", "Zl", "Zp", "Cc", "Cf", "Co", "Cn", "Mn", "Me"}
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_catalog_holds_an_invisible_character(language: str) -> None:
+    """The Korean Sponsorship line held a no-break space inside "스폰서 카드", which no one
+    editing the catalog sees (a search for the words missed it). No message or translation
+    holds an invisible character but those :data:`INVISIBLE_ALLOWED` justifies."""
+    catalog = read_po(extract.po_path(language).read_text(encoding="utf-8"))
+    found = [(msgid, f"U+{ord(char):04X} {unicodedata.name(char, '?')}")
+             for msgid, msgstr in catalog.messages.items()
+             for char in sorted(set(msgid + msgstr))
+             if invisible(char) and char not in INVISIBLE_ALLOWED]
+    assert found == []
+    assert invisible("\u00a0") and invisible("\u200b") and invisible("\u3000")
 
 
 def test_engine_templates_are_extracted() -> None:
