@@ -6,7 +6,8 @@ is filled in, each such pair after a number or a Hangul syllable becomes the one
 word takes: the first form (은, 이, 을, 과, 으로) after a final consonant, the second after a
 vowel, and 로 after a final ㄹ. A number is read as Sino-Korean numbers are read aloud: by its
 last digit (3 삼, 2 이), or by its last unit when it ends in zeros (10 십, 100 백, 1000 천,
-10000 만). After anything else (a Latin name: its reading is unknown) both forms stay.
+10000 만). After anything else (a Latin name: its reading is unknown) both forms stay, and
+after a number that ends a Latin word ("Ana2", "ttyACM0": read in English or in Korean).
 
 >>> particles("열 3을(를) 냅니다; 속도 7(으)로; 남궁민수은(는) 2이(가)")
 '열 3을 냅니다; 속도 7로; 남궁민수는 2가'
@@ -20,7 +21,8 @@ import re
 
 _PAIRS = {"은(는)": ("은", "는"), "이(가)": ("이", "가"), "을(를)": ("을", "를"),
           "과(와)": ("과", "와"), "(으)로": ("으로", "로")}
-_PATTERN = re.compile(r"(\d+|[가-힣])(은\(는\)|이\(가\)|을\(를\)|과\(와\)|\(으\)로)")
+_PATTERN = re.compile(
+    r"((?<![A-Za-z0-9])\d+|[가-힣])(은\(는\)|이\(가\)|을\(를\)|과\(와\)|\(으\)로)")
 
 _DIGIT_FINAL = {"0": "ㅇ", "1": "ㄹ", "2": "", "3": "ㅁ", "4": "", "5": "", "6": "ㄱ",
                 "7": "ㄹ", "8": "ㄹ", "9": ""}

@@ -407,7 +407,7 @@ class RaceController:
     def refuse(self, msgid: str, **params: object) -> None:
         """Show why an input that reached no engine action did nothing (e.g. a table button
         pressed when it has no meaning); ``msgid`` is translated when shown."""
-        self._error = lambda: _(msgid).format(**params)
+        self._error = lambda: fill(_(msgid), **params)
         self._changed()
 
     @property

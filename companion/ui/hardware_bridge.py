@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine import Phase, Rejection
 from companion.i18n import N_, Text, _
+from companion.i18n.counts import fill
 
 from .controller import RaceController
 from .views.hardware_words import reason_text
@@ -44,7 +45,7 @@ FEEDBACK_S = 1.0
 
 
 def _text(msgid: str, **params: object) -> Text:
-    return lambda: _(msgid).format(**params)
+    return lambda: fill(_(msgid), **params)
 
 
 @dataclass

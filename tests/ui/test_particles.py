@@ -3,7 +3,9 @@ both forms kept after a Latin name (its reading is unknown): ``companion.i18n.pa
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +37,15 @@ def test_each_pair_takes_its_one_form() -> None:
         "남궁민수는 제갈공명이 황보영길과")
     kept = "Maximilianus은(는) 2등, Ana(으)로"
     assert particles(kept) == kept  # a Latin name: both forms stay
+
+
+def test_a_number_that_ends_a_latin_word_keeps_both_forms() -> None:
+    """A driver named "Ana2", a port "ttyACM0": the number ends a Latin word, read in English
+    ("투", "제로") or in Korean ("이", "영"); "Ana2가" fitted one reading only. Both forms
+    stay, as after a Latin name; a number on its own still takes its one form."""
+    kept = "Ana2이(가), 포트 /dev/ttyACM0을(를), B12은(는)"
+    assert particles(kept) == kept
+    assert particles("+6이(가), 1-4을(를), 레전드3은(는)") == "+6이, 1-4를, 레전드3은"
 
 
 def test_korean_rulings_take_the_particle_of_their_number_and_name() -> None:
@@ -124,3 +135,67 @@ def test_the_hardware_s_and_the_legends_limit_s_words_take_the_particle_too() ->
         assert note == "레전드 직선 +6이 가장 높은 난이도입니다.", note
     finally:
         i18n.set_language("en")
+
+
+PAIR = re.compile(r"\{\w+\}[)」']?(?:은\(는\)|이\(가\)|을\(를\)|과\(와\)|\(으\)로)")
+"""A placeholder followed by a particle in both forms: only :func:`particles` (through
+``counts.fill`` or ``words.render``) picks the one form the value takes."""
+
+
+def _format_calls(path: Path) -> list[tuple[int, str | None]]:
+    """Each ``_(message).format(...)`` in the module at ``path`` that no ``particles(...)``
+    wraps, with its msgid (a string, or a module constant set to ``N_("...")`` or a string);
+    None when the message is not one the module writes (a parameter: any message)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    constants: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], ast.Name):
+            value = node.value
+            if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                    and value.func.id == "N_" and value.args):
+                value = value.args[0]
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                constants[node.targets[0].id] = value.value
+    wrapped = {id(arg) for node in ast.walk(tree) if isinstance(node, ast.Call)
+               and isinstance(node.func, ast.Name) and node.func.id == "particles"
+               for arg in node.args}
+    found: list[tuple[int, str | None]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "format" and id(node) not in wrapped):
+            continue
+        message = node.func.value
+        if not (isinstance(message, ast.Call) and isinstance(message.func, ast.Name)
+                and message.func.id == "_" and message.args):
+            continue
+        arg = message.args[0]
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            found.append((node.lineno, arg.value))
+        elif isinstance(arg, ast.Name) and arg.id in constants:
+            found.append((node.lineno, constants[arg.id]))
+        else:
+            found.append((node.lineno, None))
+    return found
+
+
+def test_no_message_with_a_two_form_particle_is_filled_by_format_alone() -> None:
+    """``str.format`` leaves a Korean particle in both forms: a refusal read "민준은(는)
+    이미 2단 기어로 준비했습니다" (the controller's refusals, the table hardware's lines, the
+    storage faults' reasons, a new log's name, the engine's parameter words and a Garage
+    card's figures filled their messages so). Every ``_(message).format(...)`` in the app
+    and the hardware code fills a message whose Korean has no two-form particle after a
+    placeholder; one that could be any message (a parameter) is filled with
+    ``counts.fill``, which picks the one form."""
+    catalog = read_po(po_path("ko").read_text(encoding="utf-8"))
+    two_forms = {msgid for msgid, msgstr in catalog.messages.items() if PAIR.search(msgstr)}
+    assert len(two_forms) > 80  # the scan reads the catalog
+    root = Path(__file__).resolve().parents[2]
+    found, calls = [], 0
+    for path in sorted([*(root / "companion").rglob("*.py"), *(root / "hardware").rglob("*.py")]):
+        for line, msgid in _format_calls(path):
+            calls += 1
+            if msgid is None or msgid in two_forms:
+                found.append((str(path.relative_to(root)), line, msgid))
+    assert calls > 50  # the scan finds the calls
+    assert not found, "\n".join(map(str, found))

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.i18n import N_, _
+from companion.i18n.counts import fill
 
 DISK_FULL = "disk-full"
 LOCKED = "locked"
@@ -120,7 +121,7 @@ def fault_reason(error: Any) -> str:
         return str(error)
     params = getattr(error, "params", {}) or {}
     try:
-        return _(template).format(**params)
+        return fill(_(template), **params)
     except (KeyError, IndexError, ValueError):
         return template.format_map(_Blank(params))
 
@@ -265,7 +266,7 @@ def fault_view(fault: Fault) -> FaultView:
 def confirm_view(fault: Fault, aside: str) -> FaultView:
     """Asking before a new log is started; ``aside``: the name the old file will take."""
     return FaultView(
-        title=_(CONFIRM_TITLE), reason=_(CONFIRM_ASIDE).format(name=aside),
+        title=_(CONFIRM_TITLE), reason=fill(_(CONFIRM_ASIDE), name=aside),
         advice=_(CONFIRM_EMPTY), detail=technical_detail(fault.error),
         actions=tuple((key, _(ACTIONS[key])) for key in ("confirm-new-log", "cancel")))
 
@@ -276,7 +277,7 @@ NEW_LOG_DONE = N_("A new race log was started. The old one was set aside as {nam
 
 def new_log_view(aside: str, folder: str) -> FaultView:
     """Said once a new log was started: where the old file is."""
-    return FaultView(title=_(NEW_LOG_TITLE), reason=_(NEW_LOG_DONE).format(name=aside),
+    return FaultView(title=_(NEW_LOG_TITLE), reason=fill(_(NEW_LOG_DONE), name=aside),
                      advice="", detail=folder, actions=(("done", _(ACTIONS["done"])),))
 
 

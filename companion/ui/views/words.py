@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from companion.engine.modules import EVENTS, Road, Weather
 from companion.i18n import N_, _, sentences
-from companion.i18n.counts import counted
+from companion.i18n.counts import counted, fill
 from companion.i18n.particles import particles
 
 from .names import car_label, track_title
@@ -73,7 +73,7 @@ def param_text(value: str) -> str:
     for pattern, template in PARAM_PATTERNS:
         match = pattern.fullmatch(value)
         if match is not None:
-            return _(template).format(**match.groupdict())
+            return fill(_(template), **match.groupdict())
     return value
 
 
@@ -286,7 +286,7 @@ def design_symbols(design_id: str) -> str:
         (design.scrap, N_("Scrap {n}")), (design.reduce_stress, N_("Reduce Stress {n}")),
         (design.salvage, N_("Salvage {n}")), (design.draft, N_("Draft {n}")),
     )
-    parts += [_(template).format(n=n) for n, template in counts if n]
+    parts += [fill(_(template), n=n) for n, template in counts if n]
     if design.limit:
         parts.append(_("Speed limit {n}").format(n=f"{design.limit:+d}"))
     if design.refresh:
