@@ -187,3 +187,54 @@ def _colours(app: Any, name: str) -> dict[str, tuple[bool, tuple[float, ...]]]:
     return {w.test_name: (w.disabled, tuple(round(c, 3) for c in w.color))
             for w in walk(app.sm.get_screen(name))
             if isinstance(w, Label) and getattr(w, "test_name", "")}
+
+
+def _over(colour: tuple[float, ...], behind: tuple[float, ...]) -> tuple[float, ...]:
+    """``colour`` as it shows drawn over ``behind`` (its alpha blended)."""
+    alpha = colour[3] if len(colour) > 3 else 1.0
+    return tuple(alpha * c + (1 - alpha) * b for c, b in zip(colour[:3], behind[:3], strict=True))
+
+
+def test_a_greyed_end_turn_reads_on_both_themes(ui) -> None:
+    """End turn greyed beside Cannot pay (a card's Heat the engine cannot pay) was drawn in
+    Kivy's disabled colour, white at 30 %, whatever the theme: 2.4:1 against the dark theme's
+    button, 1.2:1 against the light one's, dim from arm's length. A greyed button's text is
+    drawn in the theme's greyed colour now, at 4.5:1 at least (WCAG 2 text) on a button and
+    on an off button in both themes, with at most half the contrast of an enabled
+    button's text (it still reads greyed); every greyed button of the race screen so drawn,
+    in Dark and in Light."""
+    import copy
+
+    from companion.ui.app.theme import THEMES
+    from companion.ui.demo.react_shots import CHOICES, start, to_react
+    from companion.ui.widgets.basic import Btn
+    from companion.ui.widgets.line_chart import TEXT_CONTRAST, contrast
+    from companion.ui.widgets.lookup import find
+    from companion.ui.widgets.tint import TintBtn
+
+    for name, colours in THEMES.items():
+        greyed = colours["off_fg"]
+        assert contrast(greyed, colours["btn"]) >= TEXT_CONTRAST, name
+        assert contrast(greyed, colours["off"]) >= TEXT_CONTRAST, name
+        enabled = contrast(colours["btn_fg"], colours["btn"])
+        assert contrast(greyed, colours["btn"]) <= enabled / 2, name
+    app = ui.app
+    race = copy.deepcopy(CHOICES["unpaid"][1])
+    start(app, race)
+    ui.pump()
+    to_react(app, ui.player, race)
+    ui.pump(2)
+    screen = app.sm.current_screen
+    end = find(screen, "react end")
+    assert end.disabled and find(screen, "react unpaid").text.startswith("Cannot pay")
+    for theme in ("dark", "light"):
+        app.set_theme(theme, save=False)
+        ui.pump()
+        greyed = [w for w in walk(screen)
+                  if isinstance(w, Btn) and w.disabled and w.text and _shown(w)]
+        assert end in greyed
+        for button in greyed:
+            behind = tuple(button.background_color)
+            drawn = button.tint if isinstance(button, TintBtn) else tuple(button.disabled_color)
+            ratio = contrast(_over(drawn, behind), behind)
+            assert ratio >= TEXT_CONTRAST, (theme, button.test_name, drawn, round(ratio, 2))

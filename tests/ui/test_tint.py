@@ -65,7 +65,8 @@ def test_a_change_of_colour_renders_nothing_again(ui) -> None:
         label.color = (0.2, 0.9, 0.3, 1)
         ui.pump(1)
     assert not counts.renders
-    assert button.tint == (1.0, 1.0, 1.0, 0.3)  # Kivy draws a disabled label in disabled_color
+    # Kivy draws a disabled label in disabled_color: a button's is the theme's greyed colour
+    assert button.tint == tuple(button.disabled_color) == tuple(ui.app.c_off_fg)
     assert label.tint == (0.2, 0.9, 0.3, 1.0)
     with counting() as counts:
         button.text = "3"
