@@ -452,3 +452,34 @@ def test_a_separator_between_a_card_s_figures_is_never_joined() -> None:
     assert kept == "速度\u00a00 · 1\u00a0個「+」（翻基本卡） · 冷卻\u00a03"
     assert kept_numbers("Speed 6 · Heat 1 · Cooldown 1", 400, measure) == (
         "Speed\u00a06 · Heat\u00a01 · Cooldown\u00a01")
+
+
+@pytest.mark.parametrize("text", [
+    "1962 第 2 場（共 3 場）：英國，3 圈，車庫選牌：박지성、 傳奇灰色、 황보세종대왕、 傳奇黑色、 "
+    "이순신장군님、 남궁민수",
+    "1962 第 2 場（共 3 場）：英國，3 圈，第 2 回合：박지성、 傳奇灰色、 황보세종대왕",
+    "美國，1 圈，第 2 回合：남궁민수、 박지성、 황보세종대왕、 김연아、 제갈공명、 이순신장군님",
+])
+def test_a_korean_name_in_a_chinese_line_is_not_broken_inside(ui, text: str) -> None:
+    """Start's Continue line in zh_TW read "…車庫選牌：박지" / "성、 傳奇灰色…" (found by a
+    table test): a Korean name joined to the Chinese before it (no space between) was broken
+    between its syllables where the line could break before it. A Hangul word that fits a
+    line is broken inside only where nothing else on the line may break; at every width from
+    120 to 420 px, the lines counted are the lines drawn."""
+    import re
+
+    from companion.ui.widgets.line_breaks import line_starts
+
+    names = [(m.start(), m.end()) for m in re.finditer("[가-힣]+", text)]
+    broken, wrong = [], []
+    for width in range(120, 420, 4):
+        drawn = _drawn_lines(text, width)
+        assert "".join(drawn).replace(" ", "") == text.replace(" ", "")  # nothing lost
+        if len(drawn) != FIT.lines(text, 15, width):
+            wrong.append((width, drawn, FIT.lines(text, 15, width)))
+        starts = line_starts(text, drawn)
+        assert starts is not None, (text, drawn)
+        broken += [(width, text[start:end], drawn) for start, end in names
+                   if FIT.width(text[start:end] + "、", 15) <= width
+                   and any(start < at < end for at in starts)]
+    assert not (broken or wrong), (broken[:3], wrong[:3])

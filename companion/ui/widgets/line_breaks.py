@@ -125,7 +125,7 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
 def breakable(char: str) -> bool:
     """A character a line may break before or after inside a word: Chinese (:func:`chinese`)
     or a Hangul syllable (a Korean word wider than a line breaks between syllables)."""
-    return chinese(char) or 0xAC00 <= ord(char) <= 0xD7A3
+    return chinese(char) or _hangul(char)
 
 
 def break_allowed(before: str, after: str, hangul: bool = True) -> bool:
@@ -281,8 +281,11 @@ def carried(chars: Sequence[str], following: str, fits: Callable[[str], bool]) -
     terms = kept_terms(word, fits)
     end = len(chars)
     for count in range(end):
-        if _may_break(word, end - count, terms, True):
+        at = end - count
+        if _may_break(word, at, terms, True) and not _inside_a_korean_word(word, at, fits):
             return count
+    if _inside_a_korean_word(word, end, fits):
+        return 0  # no other place on the line: the Korean word breaks where Kivy broke it
     if following[:1] not in NO_LINE_START:
         return 0
     # no place to break on the line (a Latin name fills it): closing punctuation still never
@@ -291,6 +294,27 @@ def carried(chars: Sequence[str], following: str, fits: Callable[[str], bool]) -
     while count < len(chars) and chars[-count] in NO_LINE_START:
         count += 1
     return count if count < len(chars) else 0
+
+
+def _inside_a_korean_word(word: str, at: int, fits: Callable[[str], bool]) -> bool:
+    """``at`` is between two Hangul syllables of a run of them that ``fits`` a line (a Korean
+    name joined to the Chinese before it: "…車庫選牌：박지" / "성、" broke it where the line
+    could break before it; found by a table test). A Korean word wider than a line is not
+    one: it breaks between syllables."""
+    if not (0 < at < len(word) and _hangul(word[at - 1]) and _hangul(word[at])):
+        return False
+    start, end = at - 1, at + 1
+    while start > 0 and _hangul(word[start - 1]):
+        start -= 1
+    while end < len(word) and _hangul(word[end]):
+        end += 1
+    while end < len(word) and word[end] in NO_LINE_START:
+        end += 1  # with the punctuation that cannot begin the next line
+    return fits(word[start:end])
+
+
+def _hangul(char: str) -> bool:
+    return 0xAC00 <= ord(char) <= 0xD7A3
 
 
 def orphan_break(text: str, lines: Sequence[str], width: float,
