@@ -126,3 +126,32 @@ def test_no_list_keeps_kivys_faint_bar(ui) -> None:
                     faint.append(f"{path.relative_to(UI)}:{node.lineno} {called}()")
     assert not unknown, unknown
     assert faint == [], faint
+
+
+def _lists_without_room_for_the_bar() -> list[str]:
+    """Each list of a .kv file (a ``MoreBelow`` or ``FitScroller``) whose content (its first
+    child) does not keep the bar's width free on its right (``padding: ..., self.parent.
+    bar_width + ...``) or say why not (a comment naming ``bar_width`` in its rule)."""
+    bare = []
+    for path in sorted(UI.rglob("*.kv")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines):
+            match = re.match(r"(\s*)(MoreBelow|FitScroller):\s*$", line)
+            if not match:
+                continue
+            indent = len(match.group(1))
+            rule: list[str] = []
+            for following in lines[number + 1:]:
+                if following.strip() and len(following) - len(following.lstrip()) <= indent:
+                    break
+                rule.append(following)
+            if not any("bar_width" in text for text in rule):
+                bare.append(f"{path.relative_to(UI)}:{number + 1}")
+    return bare
+
+
+def test_every_list_keeps_its_content_clear_of_its_bar() -> None:
+    """The bar of a list is drawn over the list's right edge: Results' lines ran under it
+    ("Bartholomeus won 0 Sponsorship cards" cut by the orange bar; found by a table test).
+    Every list's content keeps the bar's width free on its right."""
+    assert _lists_without_room_for_the_bar() == []
