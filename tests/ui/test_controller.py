@@ -4,8 +4,10 @@ itself), what Undo says, and the last ruling shown again after Continue."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -359,13 +361,8 @@ def test_a_spin_out_s_sentences_are_marked_to_be_kept(tmp_path, monkeypatch) -> 
     assert spun >= 3 and followed >= 1  # a spin-out with Legends' sentences after it
 
 
-def test_continue_and_redo_say_what_the_decision_did_as_it_was_said(tmp_path) -> None:
-    """After any input of a whole race (4 drivers, 2 Legends), a Continue (a new controller
-    on the same log: the app killed and started again) shows the very sentences the table
-    was shown and lights the same cars; and an Undo then a Redo brings those sentences back
-    after "Redone: ...". Found by a table test: when the app ended a turn by itself after the
-    table's last React choice (a Slipstream), Continue showed the End turn's sentences only,
-    the Slipstream's lost; and a redone spin-out or Legends' card was not said."""
+def _four_drivers_and_two_legends(tmp_path: Path) -> tuple[RaceLog, RaceController]:
+    """A race at USA of Ana, Ben, Cleo and Dan and two Legends, logged in ``tmp_path``."""
     from companion.ui.views.drivers import Driver
     from companion.ui.views.names import CAR_COLOURS
 
@@ -375,16 +372,32 @@ def test_continue_and_redo_say_what_the_decision_did_as_it_was_said(tmp_path) ->
                               start=1)]
     form.set_legends(2)
     log = RaceLog(tmp_path / "races.sqlite3")
-    c = RaceController(log.new_race(form.setup(tracks.load_track("usa"))))
-    auto_ended = redone = 0
-    for _ in range(400):
+    return log, RaceController(log.new_race(form.setup(tracks.load_track("usa"))))
+
+
+def _presses(c: RaceController, limit: int = 400) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """The scripted table's presses one by one (at most ``limit``), each with the inputs it
+    recorded (none for a key typed)."""
+    for _ in range(limit):
         name = next_press(c)
         if name is None:
-            break
+            return
         count = len(c.session.actions())
         press(c, name)
+        yield name, c.session.actions()[count:]
+
+
+def test_continue_and_redo_say_what_the_decision_did_as_it_was_said(tmp_path) -> None:
+    """After any input of a whole race (4 drivers, 2 Legends), a Continue (a new controller
+    on the same log: the app killed and started again) shows the very sentences the table
+    was shown and lights the same cars; and an Undo then a Redo brings those sentences back
+    after "Redone: ...". Found by a table test: when the app ended a turn by itself after the
+    table's last React choice (a Slipstream), Continue showed the End turn's sentences only,
+    the Slipstream's lost; and a redone spin-out or Legends' card was not said."""
+    log, c = _four_drivers_and_two_legends(tmp_path)
+    auto_ended = redone = 0
+    for name, new in _presses(c):
         assert c.error == "", (name, c.error)
-        new = c.session.actions()[count:]
         if not new:
             continue  # a key typed, nothing sent
         auto_ended += len(new) == 2 and isinstance(new[1], EndTurn) and name.startswith(
@@ -410,16 +423,7 @@ def test_continue_after_an_undo_or_a_redo_says_it_again(tmp_path) -> None:
     a table test: Continue showed the ruling of the input before the undone one ("Ana is
     ready."), and nothing said where the spun-out car goes back to. Two Undos in a row say
     the second; a Redo says the Redo's words."""
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
-
-    form = RaceForm(seed=5)
-    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                    enumerate(zip(CAR_COLOURS, ("Ana", "Ben", "Cleo", "Dan"), strict=False),
-                              start=1)]
-    form.set_legends(2)
-    log = RaceLog(tmp_path / "races.sqlite3")
-    c = RaceController(log.new_race(form.setup(tracks.load_track("usa"))))
+    log, c = _four_drivers_and_two_legends(tmp_path)
 
     def continued_as_shown(what: str) -> None:
         shown, lit, entry = c.messages, c.moved, c.entry
@@ -429,13 +433,7 @@ def test_continue_after_an_undo_or_a_redo_says_it_again(tmp_path) -> None:
         assert again.entry == entry, what
 
     checked = twice = reveals = 0
-    for _ in range(400):
-        name = next_press(c)
-        if name is None:
-            break
-        count = len(c.session.actions())
-        press(c, name)
-        new = c.session.actions()[count:]
+    for name, new in _presses(c):
         if not new or c.state.over or checked >= 40:
             continue
         assert c.undo()
