@@ -303,3 +303,31 @@ def test_a_chicane_s_road_token_is_said_of_both_its_corners(ui, language: str) -
         ui.pump(1)
     finally:
         app.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_new_race_s_button_for_a_chicane_s_token_names_both_its_corners(ui, language: str) -> None:
+    """New race's "set per corner" buttons: a chicane's one token (docs/rules.md §5.2, §6.5)
+    was set by a button that named its first corner alone ("Corner 1: Limit -1") while the
+    note under it named both; its button names both corners now, in every language."""
+    import tracks
+    from companion.engine.modules import Road
+    from companion.ui.views.modules_form import chicane_number, token_corners
+    from companion.ui.views.words import road_button, road_line
+
+    ui.app.set_language(language)
+    try:
+        track = tracks.load_track("japan")
+        corners = token_corners(track)
+        first = corners[0]
+        second = chicane_number(track, first)
+        assert second == 2  # Japan's corners 1 and 2: a chicane, one token
+        button = road_button(track.corner_number(first), Road.LIMIT_MINUS, second)
+        line = road_line(track.corner_number(first), Road.LIMIT_MINUS, second)
+        for said in (button, line):
+            head = said.split(":")[0].split("：")[0]
+            assert "1" in head and "2" in head, said
+        assert road_button(5, None) == {"en": "Corner 5: -", "zh_TW": "第 5 彎：-",
+                                        "ko": "5번 코너: -"}[language]  # no chicane: one
+    finally:
+        ui.app.set_language("en")

@@ -28,8 +28,8 @@ from ..views.words import (
     event_line,
     event_title,
     mechanics_choice,
+    road_button,
     road_line,
-    road_name,
     weather_effect,
     weather_name,
 )
@@ -119,10 +119,8 @@ class ModulesPanel:
             grid = GridLayout(cols=3, spacing=app.fs * 0.3, size_hint_y=None)
             grid.bind(minimum_height=grid.setter("height"))
             for corner in corners:
-                number = track.corner_number(corner)
-                token = tokens.get(corner.line_after)
-                label = _("Corner {n}: {token}").format(
-                    n=number, token=road_name(token) if token else "-")
+                label = road_button(track.corner_number(corner), tokens.get(corner.line_after),
+                                    chicane_number(track, corner))
                 grid.add_widget(self._btn(label, f"road {corner.line_after}",
                                           modules.cycle_road, corner.line_after,
                                           size_hint_y=None, height=app.tap,

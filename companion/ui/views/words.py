@@ -235,6 +235,16 @@ def road_name(token: Road) -> str:
     return _(ROAD_NAMES[token])
 
 
+def road_button(corner_no: int, token: Road | None, chicane_no: int | None = None) -> str:
+    """New race's button that sets a corner's Road Condition token (``None``: none yet); a
+    chicane's names both its corners (``chicane_no``: the second's number), as its
+    :func:`road_line` does (its button named the first alone: found by a helper)."""
+    name = road_name(token) if token is not None else "-"
+    if chicane_no is not None:
+        return _("Corners {n} and {m}: {token}").format(n=corner_no, m=chicane_no, token=name)
+    return _("Corner {n}: {token}").format(n=corner_no, token=name)
+
+
 def road_line(corner_no: int, token: Road, chicane_no: int | None = None) -> str:
     """A corner's Road Condition token and what it does; a chicane's (``chicane_no``: the
     number of its second line) names both its corners, as the map fills both their rings:
