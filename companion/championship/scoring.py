@@ -20,7 +20,7 @@ from types import MappingProxyType
 
 from companion.engine.modules import EVENTS
 from companion.engine.setup import CarEntry
-from companion.engine.state import CarState, RaceState
+from companion.engine.state import RaceState
 
 from .seasons import SeasonError, SeasonRace
 
@@ -102,19 +102,12 @@ def result_from_state(state: RaceState) -> RaceResult:
     same round in that round's race order: docs/rules-decisions.md #27), cars still racing as
     unfinished, Sponsorship cards gained."""
     placed = tuple(car for car, _place, _round in sorted(state.results, key=lambda r: r[1]))
-    gone = sorted((c for c in state.cars if c.eliminated and c.id not in placed),
-                  key=_later_out_first)
     return RaceResult(
         order=placed,
-        eliminated=tuple(c.id for c in gone),
+        eliminated=state.out_of_race(),
         unfinished=tuple(c.id for c in state.cars if c.racing),
         sponsors=MappingProxyType({c.id: c.sponsors for c in state.cars if c.sponsors}),
     )
-
-
-def _later_out_first(car: CarState) -> tuple[int, int]:
-    out_round, position = car.eliminated_at or (0, 0)
-    return -out_round, position
 
 
 def result_doc(result: RaceResult) -> dict[str, object]:

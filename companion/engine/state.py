@@ -211,6 +211,16 @@ class RaceState:
     def car(self, car_id: str) -> CarState:
         return self.cars[self.index[car_id]]
 
+    def out_of_race(self) -> tuple[str, ...]:
+        """The eliminated cars (no place: docs/rules.md §3.3) as the app lists them after every
+        other car: the later-eliminated first, those out in the same round in that round's
+        race order (``CarState.eliminated_at``; docs/rules-decisions.md #27)."""
+        placed = {car for car, _place, _round in self.results}
+        gone = [c for c in self.cars if c.eliminated and c.id not in placed]
+        gone.sort(key=lambda c: (0, -c.eliminated_at[0], c.eliminated_at[1])
+                  if c.eliminated_at is not None else (1, 0, 0))
+        return tuple(c.id for c in gone)
+
     def with_car(self, car: CarState) -> RaceState:
         cars = list(self.cars)
         cars[self.index[car.id]] = car

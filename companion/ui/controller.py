@@ -60,12 +60,10 @@ from .views.keypad import UNPAID_TEMPLATE, Entry, in_play_before
 from .views.names import car_label
 from .views.race_prompts import DirectPlay, race_view, react_buttons
 from .views.race_view import (
-    Eliminations,
     OrderRow,
     RaceView,
     ReactButton,
     Ruling,
-    eliminations,
     order_rows,
 )
 from .views.react_choices import react_ruling
@@ -780,15 +778,11 @@ class RaceController:
                          error=self.error,
                          can_undo=self.session.can_undo or self._typed_by_hand(),
                          can_redo=self.session.can_redo, rulings=rulings, moved=self._moved,
-                         revision=self.revision, out=self.eliminations())
+                         revision=self.revision)
 
     def react_buttons(self) -> tuple[ReactButton, ...]:
         """Only what the current car is entitled to now (asked of ``validate``)."""
         return react_buttons(self.state)
 
     def order_rows(self) -> tuple[OrderRow, ...]:
-        return order_rows(self.state, self._moved, self.eliminations())
-
-    def eliminations(self) -> Eliminations:
-        """When each eliminated car left the race."""
-        return eliminations(self.state)
+        return order_rows(self.state, self._moved)

@@ -17,7 +17,7 @@ from companion.championship import result_doc, result_from_state
 from companion.engine import CarEntry, RaceSetup, RaceState, start_race
 from companion.engine.modules import RaceModules
 from companion.racesim import HotDriver, run_race
-from companion.ui.views.race_view import eliminations, order_rows, standings
+from companion.ui.views.race_view import order_rows, standings
 from companion.ui.views.results import lap_chart, results_document
 
 pytestmark = pytest.mark.ui
@@ -56,11 +56,11 @@ def test_eliminated_cars_come_after_the_finishers_the_later_eliminated_first() -
     states = _states(1)
     final = states[-1]
     assert final.over and [c for c, _p, _r in final.results] == ["green", "grey", "yellow"]
-    out = eliminations(final)
+    out = {c.id: c.eliminated_at for c in final.cars if c.eliminated_at is not None}
     assert out == {"black": (10, out["black"][1]), "blue": (14, out["blue"][1]),
                    "red": (15, out["red"][1])}
-    assert standings(final, out) == ["green", "grey", "yellow", "red", "blue", "black"]
-    lines = place_lines(final, out)
+    assert standings(final) == ["green", "grey", "yellow", "red", "blue", "black"]
+    lines = place_lines(final)
     assert [(name, headline, gone) for name, headline, _w, gone in lines] == [
         ("place 1", "1. Green", False), ("place 2", "2. Grey", False),
         ("place 3", "3. Yellow", False), ("out red", "Red", True), ("out blue", "Blue", True),
@@ -92,7 +92,7 @@ def test_the_race_order_lists_a_car_out_below_the_cars_still_racing() -> None:
     index = next(i for i, s in enumerate(states) if s.car("black").eliminated)
     state = states[index]
     assert not state.over and state.order.index("black") < len(state.order) - 1
-    rows = order_rows(state, (), eliminations(state))
+    rows = order_rows(state)
     assert rows[-1].car == "black" and rows[-1].eliminated
     assert not any(row.eliminated for row in rows[:-1])
 
@@ -107,7 +107,7 @@ def test_the_results_data_lists_eliminated_cars_as_the_race_order_does(
     standings document's ``eliminated``) listed them in grid order."""
     setup, actions = _race(seed)
     chart, final = lap_chart(racefile.export(setup, actions, "france"))
-    assert [c for c in standings(final, eliminations(final)) if c in gone] == gone
+    assert [c for c in standings(final) if c in gone] == gone
     assert results_document("r1", final, chart)["eliminated"] == gone
     result = result_from_state(final)
     assert list(result.eliminated) == gone

@@ -12,7 +12,7 @@ from companion.i18n import _
 from companion.i18n.counts import fill_kept
 
 from ..views.names import car_label, track_title
-from ..views.race_view import Eliminations, eliminations, standings, uses_sponsors
+from ..views.race_view import uses_sponsors
 from ..views.results import lap_chart, results_document, results_paths, save_results
 from ..widgets.basic import MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: results.kv
 from ..widgets.lap_chart import LapChartView  # noqa: F401 - used by results.kv
@@ -20,12 +20,12 @@ from ..widgets.saved_line import SavedLine  # noqa: F401 - used by results.kv
 from .base import BaseScreen
 
 
-def place_lines(state: Any, out: Eliminations | None = None) -> list[tuple[str, str, str, bool]]:
+def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
     """``(test name, headline, what it means, out)`` for every car: finishers in order, then
     the eliminated, who have no place (docs/rules.md §3.3): the later-eliminated first, each
-    with the round it left in (``out``: when each left, :func:`~..views.race_view.
-    eliminations`; docs/rules-decisions.md #27). A number stays on one line with the words
-    beside it (``fill_kept``: the column is narrow, "…得到 1" / "張贊助卡" was read apart)."""
+    with the round it left in (``CarState.eliminated_at``; docs/rules-decisions.md #27). A
+    number stays on one line with the words beside it (``fill_kept``: the column is narrow,
+    "…得到 1" / "張贊助卡" was read apart)."""
     sponsors = uses_sponsors(state)
     lines = []
     for car, place, rnd in state.results:
@@ -36,11 +36,10 @@ def place_lines(state: Any, out: Eliminations | None = None) -> list[tuple[str, 
                 car=name, cards=state.car(car).sponsors))
         lines.append((f"place {place}", _("{place}. {car}").format(place=place, car=name),
                       "\n".join(words), False))
-    known = out or {}
-    for car in (state.car(c) for c in standings(state, out) if state.car(c).eliminated):
+    for car in (state.car(c) for c in state.out_of_race()):
         name = car_label(state, car.id)
-        words = [fill_kept(_("Out in round {round}: no place"), round=known[car.id][0])
-                 if car.id in known else _("Eliminated: did not finish")]
+        words = [fill_kept(_("Out in round {round}: no place"), round=car.eliminated_at[0])
+                 if car.eliminated_at is not None else _("Eliminated: did not finish")]
         if sponsors and not car.legend:
             words.append(fill_kept(_("{car} won {cards} Sponsorship card(s)"),
                 car=name, cards=car.sponsors))
@@ -139,8 +138,7 @@ class ResultsScreen(BaseScreen):
             app.season_of(session.race_id) is not None))
         state = session.state
         self.ids.title.text = _("Results: {track}").format(track=track_title(state.track.id))
-        out = eliminations(state)  # when each eliminated car left
-        lines = place_lines(state, out)
+        lines = place_lines(state)
         self._show_entries(len(lines))
         for (name, headline, words, out), (_entry, label, meaning) in zip(
                 lines, self._entries, strict=False):

@@ -21,7 +21,7 @@ from companion.i18n.counts import fill
 
 from .keypad import Entry, boost_view, reveal_view
 from .names import car_label
-from .race_view import Eliminations, GearRow, RaceView, Ruling, order_rows, uses_sponsors
+from .race_view import GearRow, RaceView, Ruling, order_rows, uses_sponsors
 from .react_choices import DirectPlay, react_buttons
 
 __all__ = ["DirectPlay", "LEGEND_KEYS", "gear_row", "race_view", "react_buttons"]
@@ -31,11 +31,10 @@ LEGEND_KEYS: tuple[int, ...] = tuple(range(1, 11))
 
 def race_view(state: RaceState, entry: Entry, *, messages: tuple[str, ...], error: str,
               can_undo: bool, can_redo: bool, rulings: tuple[Ruling, ...] = (),
-              moved: Collection[str] = (), revision: int = 0,
-              out: Eliminations | None = None) -> RaceView:
+              moved: Collection[str] = (), revision: int = 0) -> RaceView:
     common: dict[str, Any] = {
         "revision": revision,
-        "order": order_rows(state, moved, out), "messages": messages, "error": error,
+        "order": order_rows(state, moved), "messages": messages, "error": error,
         "rulings": rulings or tuple(Ruling(m) for m in messages),
         "can_undo": can_undo, "can_redo": can_redo,
         "current": state.current_car, "sponsors": uses_sponsors(state),

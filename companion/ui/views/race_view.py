@@ -7,15 +7,15 @@ keypads).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from companion.engine import RaceState
 
 from .names import car_label, colour_name
 
-__all__ = ["Eliminations", "GearRow", "OrderRow", "RaceView", "ReactButton", "Ruling",
-           "eliminations", "order_rows", "standings", "uses_sponsors"]
+__all__ = ["GearRow", "OrderRow", "RaceView", "ReactButton", "Ruling", "order_rows",
+           "standings", "uses_sponsors"]
 
 KEYPAD_FAMILY = frozenset({"reveal", "flip", "value", "plus", "unpaid"})
 """Modes of one car's card keypad: the same keys in the same places, only what each accepts
@@ -166,39 +166,23 @@ class RaceView:
         return dict(self.key_why).get(key, "")
 
 
-Eliminations = Mapping[str, tuple[int, int]]
-"""Car -> when it was eliminated (*Title sponsor withdraws*, docs/rules.md §3.3): the round it
-left the race in, and its place in that round's race order (0: the first to play)."""
-
-
-def eliminations(state: RaceState) -> dict[str, tuple[int, int]]:
-    """When each eliminated car left the race (:data:`Eliminations`): the round and its place
-    in that round's race order, as the engine keeps them (``CarState.eliminated_at``)."""
-    return {car.id: car.eliminated_at for car in state.cars if car.eliminated_at is not None}
-
-
-def standings(state: RaceState, out: Eliminations | None = None) -> list[str]:
+def standings(state: RaceState) -> list[str]:
     """Every car by position: finished cars by place, then the race order of the cars still
-    racing; last the eliminated cars, which have no place (docs/rules.md §3.3,
-    docs/rules-decisions.md #27): the later-eliminated first, those out in the same round in
-    that round's race order (``out``: when each left; grid order for a car it does not
-    name, after those it does)."""
+    racing; last the eliminated cars, which have no place (``RaceState.out_of_race``: the
+    later-eliminated first; docs/rules-decisions.md #27)."""
     finished = [car for car, _place, _round in state.results]
-    gone = [c.id for c in state.cars if c.eliminated and c.id not in finished]
+    gone = list(state.out_of_race())
     racing = [c for c in state.order if c not in finished and c not in gone]
     rest = [c.id for c in state.cars
             if c.id not in finished and c.id not in racing and c.id not in gone]
-    known = out or {}
-    gone.sort(key=lambda c: (0, -known[c][0], known[c][1]) if c in known else (1, 0, 0))
     return finished + racing + rest + gone
 
 
-def order_rows(state: RaceState, moved: Collection[str] = (),
-               out: Eliminations | None = None) -> tuple[OrderRow, ...]:
-    """The race order's rows: :func:`standings` (``out``: when the eliminated cars left)."""
+def order_rows(state: RaceState, moved: Collection[str] = ()) -> tuple[OrderRow, ...]:
+    """The race order's rows, in :func:`standings`' order."""
     rows = []
     current = state.current_car
-    for position, car_id in enumerate(standings(state, out), start=1):
+    for position, car_id in enumerate(standings(state), start=1):
         car = state.car(car_id)
         name = car_label(state, car_id)
         rows.append(OrderRow(

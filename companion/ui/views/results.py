@@ -16,7 +16,7 @@ from typing import Any
 from companion import racefile
 from companion.engine import RaceState, start_race
 
-from .race_view import eliminations, standings
+from .race_view import standings
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,7 @@ def lap_chart(race_doc: Mapping[str, Any]) -> tuple[LapChart, RaceState]:
     state = start_race(race.setup).state
     states = [state, *racefile.replay(race)]
     state = states[-1]
-    out = eliminations(state)
-    history = [standings(snapshot, out) for snapshot in states]
+    history = [standings(snapshot) for snapshot in states]
     final = history[-1]
     positions = {
         car: tuple(snapshot.index(car) + 1 for snapshot, at in zip(history, states, strict=True)
@@ -51,7 +50,8 @@ def lap_chart(race_doc: Mapping[str, Any]) -> tuple[LapChart, RaceState]:
         for car in final
     }
     return LapChart(cars=tuple(final), positions=positions,
-                    out={car: when[0] for car, when in out.items()}), state
+                    out={car.id: car.eliminated_at[0] for car in state.cars
+                         if car.eliminated_at is not None}), state
 
 
 def results_document(race_id: str, state: RaceState, chart: LapChart) -> dict[str, Any]:
