@@ -1,6 +1,6 @@
 """Where a race tap's work goes: every tap of a whole race, part by part.
 
-    .venv/bin/python bench/tap_parts.py [--races 2] [--table 4+2|6] [--inject PART=MS]
+    .venv/bin/python bench/tap_parts.py [--races 2] [--table 4+2|6] [--inject PART=MS] [--kinds]
 
 One headless app (SDL offscreen, 800x480) plays ``--races`` scripted races one after the other
 (the tap bench's tables: ``bench/taps.py``'s names, the demo's scripted decisions, USA, one
@@ -24,7 +24,9 @@ the parts called inside it):
 
 The race's last tap (it opens Results: ``bench/app.py`` gives its figures apart) is left out.
 Each tap is counted: label updates, texts rendered, layouts, kv rules evaluated. Printed for the
-slowest 5% of the race's taps, for every tap over the 4 ms goal and for the 20 middle taps.
+slowest 5% of the race's taps, for every tap over the 4 ms goal and for the 20 middle taps;
+``--kinds`` adds a line per kind of tap (a card key, a gear, each React choice): how many, their
+work's p50 and p90, how many are over the goal, their four largest parts and counts.
 
 **Exits 1** when the parts leave more than 5% of the slowest taps' work unaccounted (about 1%
 here): the breakdown would then miss where the time goes; and when a tap has no frame
@@ -217,6 +219,40 @@ def summary(taps: list[tuple[float, str, dict[str, float], dict[str, int]]],
             "unaccounted_ms": round(work - accounted, 2), "per_tap": per_tap}
 
 
+def tap_kind(name: str) -> str:
+    """A tap's kind: its name without the key's digit or the gear's number."""
+    return " ".join(word for word in name.split() if not word.isdigit())
+
+
+def kinds(taps: list[tuple[float, str, dict[str, float], dict[str, int]]]
+          ) -> dict[str, dict[str, Any]]:
+    """Per kind of tap: how many, work p50 and p90, and what a tap of it sets off."""
+    grouped: dict[str, list[tuple[float, str, dict[str, float], dict[str, int]]]] = (
+        collections.defaultdict(list))
+    for t in taps:
+        grouped[tap_kind(t[1])].append(t)
+    table: dict[str, dict[str, Any]] = {}
+    for kind, group in sorted(grouped.items(), key=lambda kv: -len(kv[1])):
+        works = sorted(t[0] * 1000 for t in group)
+        counts: collections.Counter[str] = collections.Counter()
+        spent: collections.Counter[str] = collections.Counter()
+        for t in group:
+            counts.update(t[3])
+            spent.update(t[2])
+        n = len(group)
+        row = {"taps": n, "p50": round(statistics.median(works), 2),
+               "p90": round(works[int(0.9 * (n - 1))], 2),
+               "over_goal": sum(w > GOAL_MS for w in works),
+               "top_parts_ms": {k: round(v / n * 1000, 2) for k, v in spent.most_common(4)},
+               "per_tap": {k: round(v / n, 1) for k, v in sorted(counts.items())}}
+        table[kind] = row
+        print(f"{kind:20s} {n:4d} taps, p50 {row['p50']:5.2f} p90 {row['p90']:5.2f} ms, "
+              f"{row['over_goal']} over the goal; " + ", ".join(
+                  f"{k} {v}" for k, v in row["top_parts_ms"].items()) + "; per tap: "
+              + ", ".join(f"{k} {v}" for k, v in row["per_tap"].items()))
+    return table
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--races", type=int, default=2)
@@ -224,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inject", action="append", default=[], metavar="PART=MS")
     parser.add_argument("--leave-out", action="append", default=[], metavar="PART",
                         help="do not time PART (its time is then unaccounted: the check)")
+    parser.add_argument("--kinds", action="store_true",
+                        help="also print each kind of tap's figures (a card key, a gear, ...)")
     args = parser.parse_args(argv)
     parts = Parts()
     parts.left_out = set(args.leave_out)
@@ -326,6 +364,8 @@ def main(argv: list[str] | None = None) -> int:
         "taps_never_shown": unshown,
     }
     print("slowest taps: " + ", ".join(report["slowest_taps"]))
+    if args.kinds:
+        report["kinds"] = kinds(taps)
     if unshown:
         print(f"taps with no frame that shows them in 30 frames: {unshown}")
     slowest = report["slowest_5pc"]
