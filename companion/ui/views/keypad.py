@@ -354,8 +354,8 @@ def reveal_view(state: RaceState, entry: Entry, status: str, name: str,
     gear = car.gear
     parsed = entry.parse()
     layout = keypad_keys(car)
-    shown = in_play_before(state)
-    reasons = {key: entry.why_not(key, car, shown) for key, _label in layout}
+    in_play = in_play_before(state)
+    reasons = {key: entry.why_not(key, car, in_play) for key, _label in layout}
     keys = tuple((key, label, not reasons[key]) for key, label in layout)
     why = tuple((key, reason) for key, reason in reasons.items() if reason)
     shown: dict[str, Any] = {"entry": entry.text(), "keys": keys, "key_why": why,
