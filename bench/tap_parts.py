@@ -190,6 +190,7 @@ def instrument(parts: Parts) -> None:
         else:  # the collector runs inside some part: taken out of it, counted apart
             spent = clock() - collecting[0]
             parts.times["gc"] += spent
+            parts.counts[f"collections of generation {_info['generation']}"] += 1
             if parts._stack:
                 parts._stack[-1] += spent
 

@@ -41,6 +41,7 @@ from ..widgets.touch_gate import LEDGER, screen_changed  # noqa: E402
 from ..widgets.translation import tr  # noqa: E402
 from .data import DataMixin  # noqa: E402
 from .drafts import DraftMixin  # noqa: E402
+from .frame_end_gc import FrameEndCollector  # noqa: E402
 from .offscreen import finish_every_frame_offscreen  # noqa: E402
 from .settings import SettingsMixin, register_font  # noqa: E402
 from .storage_faults import FaultMixin  # noqa: E402
@@ -99,6 +100,8 @@ class HeatApp(SettingsMixin, DataMixin, DraftMixin, FaultMixin, HardwareMixin,
         self.season_store_: Any = None
         self.season_id: str | None = None
         """The Championship season being looked at or played (its race is ``session``)."""
+        self.frame_end_gc = FrameEndCollector()
+        """The garbage collector's work done when a frame has been shown, not in a tap."""
         self.draft_flow: Any = None
         """The Garage draft the Draft screen guides
         (:class:`~companion.ui.views.draft_flow.DraftFlow`)."""
@@ -110,6 +113,7 @@ class HeatApp(SettingsMixin, DataMixin, DraftMixin, FaultMixin, HardwareMixin,
         finish_every_frame_offscreen()  # (offscreen, frames that are never finished pile up)
         text_cache.install()  # a text rendered once is not rendered again
         kv_rules.install()  # kv rules evaluated without formatting Kivy's debug trace
+        self.frame_end_gc.install(Window)  # the collector's work after a frame, not in a tap
         tr.reset()
         self._load_settings()
         Window.bind(size=self._resize)
@@ -147,6 +151,7 @@ class HeatApp(SettingsMixin, DataMixin, DraftMixin, FaultMixin, HardwareMixin,
 
         remove_overlays()  # hints and overlays over the window go with the app
         Window.unbind(size=self._resize)  # (a stopped app, a test's, follows no window)
+        self.frame_end_gc.uninstall(Window)
         self._stop_hardware()
         self._close_data()
         self._unroute_faults()
