@@ -3,9 +3,10 @@ stands in the rulings' words (space and spot), and which cars the last input mov
 
 Columns: the car (its colour as a disc for a driver, a square for a Legend, as on the map, and
 the driver's name or the Legend's colour), **Space** ("23 RL": space 23 on the Race Line; "23
-out": the other spot; "P1" on the podium), Lap, Gear, Heat (in the engine / in all), Stress
-(cards taken) and, in races with modules, Sponsorship cards. The Space cell of every car the
-last input moved is lit (filled in the accent colour): that is where the table puts it now.
+out": the other spot; "P1" on the podium; "Out": out of the race, its name greyed), Lap, Gear,
+Heat (in the engine / in all), Stress (cards taken) and, in races with modules, Sponsorship
+cards. The Space cell of every car the last input moved is lit (filled in the accent colour):
+that is where the table puts it now.
 A line under the rows says what the Heat figures are ("Heat: in the engine / in all"): "6/7"
 alone is read as a score.
 
@@ -63,10 +64,14 @@ NAME_STEP = 0.5
 
 
 def spot_text(row: OrderRow) -> str:
-    """Where the car is, as the Space column says it: "23 RL", "23 out", "P1", "-"."""
+    """Where the car is, as the Space column says it: "23 RL", "23 out", "P1", "Out" (out of
+    the race: the mark has a column's room, where "Out: Konstantinos" before the name took
+    the row two lines), "-"."""
     if row.finished_place:
         return f"P{row.finished_place}"
-    if row.eliminated or not row.on_track:
+    if row.eliminated:
+        return _("Out")
+    if not row.on_track:
         return "-"
     return f"{row.space} " + (_("RL") if row.race_line else _("out"))
 
@@ -291,15 +296,10 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         swatch.rgba = [*COLOUR_RGB.get(row.car, (0.5, 0.5, 0.5)), 1]
         swatch.shape = "square" if row.legend else "disc"
         name.test_name = f"order name {row.car}"
-        if row.eliminated:  # the mark first: a name cut at its end keeps it whole (found by
-            # a table test: "Bartholome" / "us (out)", "諸葛…汰）")
-            name.text = _("Out: {car}").format(car=row.label)
-            name.color = app.c_muted
-            name.shorten_from = "right"
-        else:
-            name.text = row.label
-            name.color = app.c_fg
-            name.shorten_from = "center"
+        # a car out of the race: its name alone, greyed, the mark in its Space cell ("Out:
+        # Konstantinos" took two lines, a taller row than the others; found by a table test)
+        name.text = row.label
+        name.color = app.c_muted if row.eliminated else app.c_fg
         for cell, text, column in zip(cells, row_cells(row, sponsors), COLUMNS, strict=False):
             cell.text = text
             cell.test_name = f"{column} {row.car}"
@@ -399,8 +399,8 @@ def name_font(text: str, size: float, room: float) -> tuple[float, int]:
     """The font size and lines for a car's name in ``room`` pixels: ``size`` on one line;
     else smaller on one line, down to :data:`MIN_NAME_FONT`; else on two lines (a twelve-letter
     Chinese name), as large as they allow; else (0 lines) cut, at the floor. A word no line
-    may break inside (a Latin name) and wider than the room is never split ("Bartholome/us",
-    "Out: Bartholome/w"): the text is cut."""
+    may break inside (a Latin name) and wider than the room is never split ("Bartholome/us"):
+    the text is cut."""
     wanted = FIT.width(text, size) if text else 0.0
     if wanted <= room or room <= 0:
         return size, 1
