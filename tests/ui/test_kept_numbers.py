@@ -64,7 +64,8 @@ def test_a_sponsorship_line_keeps_its_count_with_its_cards(ui, language: str) ->
     """A 1962 season's race (Press Corners: Sponsorship cards), six twelve-letter names: the
     line under a driver that says the cards won wrapped between the count and its noun
     ("…得到 1" / "張贊助卡", "…: 스폰서 카드" / "1장 획득", "… won 1" / "Sponsorship card").
-    No line of the Results breaks beside a number now."""
+    No line of the Results breaks beside a number now, and while the list scrolls the noun
+    stays whole with its count ("…won 1 Sponsorship" / "card" was read apart)."""
     from test_results_words import play_out
 
     from companion.championship.seasons import SEASONS
@@ -89,10 +90,13 @@ def test_a_sponsorship_line_keeps_its_count_with_its_cards(ui, language: str) ->
         found, breaks = number_breaks(screen)
         assert breaks > 0  # lines do wrap in the finishing order's column
         assert found == []
-        # the cards' noun on one line with its count (Korean breaks a line at a space as any:
-        # "스폰서" / "카드 1장 획득" keeps the count with its noun; English, in a column that
-        # keeps its scroll bar's width free, "won 1 Sponsorship" / "card")
-        noun = {"en": r"\d+ Sponsorship", "zh_TW": "張贊助卡", "ko": "카드 "}[language]
+        # the list scrolls (more rows than fit: its bar's width is kept free) and each line of
+        # cards keeps the noun whole, with its count, on one line (it read "…won 1
+        # Sponsorship" / "card" while the list scrolled)
+        box = screen.ids.standings
+        assert box.height > box.parent.height + 1
+        noun = {"en": r"\d+ Sponsorship cards?\b", "zh_TW": r"\d+ 張贊助卡",
+                "ko": r"스폰서 카드 \d+장"}[language]
         said = 0
         for label in walk(screen):
             if getattr(label, "test_name", "").endswith(" words") and "\n" in label.text:

@@ -263,10 +263,10 @@ class RaceScreen(BaseScreen):
 
     def explain_columns(self) -> None:
         words = _(
-            "Space: where the car stands (RL: on the Race Line; out: the other spot; P1: "
-            "first on the podium); lit: the last input moved it, place it there. Heat: in the "
-            "engine / in all. Stress: Stress cards taken. A tap on a car tells its last "
-            "ruling.")
+            "Space: where the car stands (RL: on the Race Line; out: the other spot; 1st: "
+            "finished first, off the track); lit: the last input moved it, place it there. "
+            "Heat: in the engine / in all. Stress: Stress cards taken. A tap on a car tells its "
+            "last ruling.")
         # a car that passed another mid-round stays below it until the round ends
         # (docs/rules.md §1.12): read as standings, the list looked wrong (a table test)
         words = sentences(_("The cars in this round's race order, the order they play in (set "

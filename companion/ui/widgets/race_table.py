@@ -3,10 +3,10 @@ stands in the rulings' words (space and spot), and which cars the last input mov
 
 Columns: the car (its colour as a disc for a driver, a square for a Legend, as on the map, and
 the driver's name or the Legend's colour), **Space** ("23 RL": space 23 on the Race Line; "23
-out": the other spot; "P1" on the podium; "Out": out of the race, its name greyed), Lap, Gear,
-Heat (in the engine / in all), Stress (cards taken) and, in races with modules, Sponsorship
-cards. The Space cell of every car the last input moved is lit (filled in the accent colour):
-that is where the table puts it now.
+out": the other spot; "1st": finished, its place; "Out": out of the race, its name greyed),
+Lap, Gear, Heat (in the engine / in all), Stress (cards taken) and, in races with modules,
+Sponsorship cards. The Space cell of every car the last input moved is lit (filled in the
+accent colour): that is where the table puts it now.
 A line under the rows says what the Heat figures are ("Heat: in the engine / in all"): "6/7"
 alone is read as a score.
 
@@ -41,7 +41,7 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-from companion.i18n import _
+from companion.i18n import N_, _
 
 from ..views.names import COLOUR_RGB
 from ..views.race_view import OrderRow
@@ -63,12 +63,17 @@ NAME_STEP = 0.5
 """How much a two-line name's font shrinks per try."""
 
 
+PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
+"""A finished car's place, as its Space cell says it (six cars at most)."""
+
+
 def spot_text(row: OrderRow) -> str:
-    """Where the car is, as the Space column says it: "23 RL", "23 out", "P1", "Out" (out of
-    the race: the mark has a column's room, where "Out: Konstantinos" before the name took
-    the row two lines), "-"."""
+    """Where the car is, as the Space column says it: "23 RL", "23 out", "1st" (finished: its
+    place on the podium), "Out" (out of the race: the mark has a column's room, where "Out:
+    Konstantinos" before the name took the row two lines), "-"."""
     if row.finished_place:
-        return f"P{row.finished_place}"
+        place = row.finished_place
+        return _(PLACES[place - 1]) if place <= len(PLACES) else f"P{place}"
     if row.eliminated:
         return _("Out")
     if not row.on_track:
@@ -77,11 +82,13 @@ def spot_text(row: OrderRow) -> str:
 
 
 def row_cells(row: OrderRow, sponsors: bool) -> list[str]:
-    """The value cells. A car out of the race (eliminated) has no lap, gear, Heat or Stress
-    that counts any more: "-" (its figures at the spin-out read as a car still racing); the
-    Sponsorship cards it won stay its own."""
-    cells = [spot_text(row), "-" if row.eliminated else str(row.lap)]
-    cells += ["-", "-", "-"] if row.legend or row.eliminated else [
+    """The value cells. A car out of the race (eliminated) or on the podium (finished: it left
+    the track at the end of the round it finished in, docs/rules.md §1.12) has no lap, gear,
+    Heat or Stress that counts any more: "-" (its figures at the spin-out or at the line read
+    as a car still racing); the Sponsorship cards it won stay its own."""
+    gone = row.eliminated or row.finished_place is not None
+    cells = [spot_text(row), "-" if gone else str(row.lap)]
+    cells += ["-", "-", "-"] if row.legend or gone else [
         str(row.gear), f"{row.engine}/{row.heat}", str(row.stress_taken)]
     if sponsors:
         cells.append("-" if row.legend else str(row.sponsors))
