@@ -94,7 +94,7 @@ def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
     results = app.sm.current_screen
     assert find(results, "out red").text == "Red"
     words = find(results, "out red words").text  # no place: the round it left in
-    assert re.fullmatch("Out in round\u00a0\\d+: no place\nRed won\u00a0.*", words), words
+    assert re.fullmatch("Out in round\u00a0\\d+: no place\nWon\u00a0.*", words), words
     assert find(results, "place 1").text.startswith("1. Legend Black")
     saved = results.saved_json.read_text(encoding="utf-8")
     assert '"eliminated": [\n    "red",\n    "blue"\n  ]' in saved

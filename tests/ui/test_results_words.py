@@ -122,10 +122,13 @@ def test_sponsorship_cards_name_their_owner(ui) -> None:
     words = "\n".join(t for t in _texts(screen)).replace("\u00a0", " ")
     from companion.ui.views.names import car_label
 
-    for car in humans:
+    for car in humans:  # under the headline that names the driver
         name = car_label(state, car.id)  # an unnamed driver: the colour's name ("Red")
         cards = "card" if car.sponsors == 1 else "cards"
-        assert f"{name} won {car.sponsors} Sponsorship {cards}" in words
+        entry = f"place {car.finished_place}" if car.finished_place else f"out {car.id}"
+        assert find(screen, entry).text.endswith(name)
+        assert f"Won {car.sponsors} Sponsorship {cards}" in find(
+            screen, f"{entry} words").text.replace("\u00a0", " ")
     assert "\n0 Sponsorship" not in words and not any(
         t.startswith(tuple("0123456789")) and "Sponsorship" in t for t in _texts(screen))
 

@@ -25,15 +25,18 @@ def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
     the eliminated, who have no place (docs/rules.md §3.3): the later-eliminated first, each
     with the round it left in (``CarState.eliminated_at``; docs/rules-decisions.md #27). A
     number stays on one line with the words beside it (``fill_kept``: the column is narrow,
-    "…得到 1" / "張贊助卡" was read apart)."""
+    "…得到 1" / "張贊助卡" was read apart). The Sponsorship cards' line does not name the
+    driver again under the headline that does: "Bartholomews won 1 Sponsorship card" wrapped
+    as "…won 1 Sponsorship" / "card" beside the scroll bar's gutter (a list of six with its
+    folder); "Won 1 Sponsorship card" keeps its noun whole on one line."""
     sponsors = uses_sponsors(state)
     lines = []
     for car, place, rnd in state.results:
         name = car_label(state, car)
         words = [fill_kept(_("Finished in round {round}"), round=rnd)]
         if sponsors and not state.car(car).legend:
-            words.append(fill_kept(_("{car} won {cards} Sponsorship card(s)"),
-                car=name, cards=state.car(car).sponsors))
+            words.append(fill_kept(_("Won {cards} Sponsorship card(s)"),
+                                   cards=state.car(car).sponsors))
         lines.append((f"place {place}", _("{place}. {car}").format(place=place, car=name),
                       "\n".join(words), False))
     for car in (state.car(c) for c in state.out_of_race()):
@@ -41,8 +44,7 @@ def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
         words = [fill_kept(_("Out in round {round}: no place"), round=car.eliminated_at[0])
                  if car.eliminated_at is not None else _("Eliminated: did not finish")]
         if sponsors and not car.legend:
-            words.append(fill_kept(_("{car} won {cards} Sponsorship card(s)"),
-                car=name, cards=car.sponsors))
+            words.append(fill_kept(_("Won {cards} Sponsorship card(s)"), cards=car.sponsors))
         lines.append((f"out {car.id}", name, "\n".join(words), True))
     return lines
 
