@@ -557,3 +557,60 @@ def test_the_lap_chart_writes_names_on_one_line_and_no_leader_across_the_race(ui
                     seen += 1
             assert seen == 0, (language, car, seen)
     app.set_language("en")
+
+
+def _dots(chart: Any, picture: tuple[int, bytes], x0: float, x1: float, y: float,
+          ground: tuple[float, ...]) -> int:
+    """How many dots ``chart``'s ``picture`` draws side by side from ``x0`` to ``x1`` on row
+    ``y``: runs of columns inked (not of the chart's ``ground``) from ``y - 3`` to ``y + 3``
+    (a dot is 9 px across; a leader, a line 1 px wide, is not counted)."""
+    runs, inked = 0, False
+    for x in range(int(round(x0)), int(round(x1)) + 1):
+        ink = all(max(abs(p - q) for p, q in zip(_colour_at(chart, picture, x, y + dy), ground,
+                                                 strict=True)) > 0.1 for dy in range(-3, 4))
+        runs += ink and not inked
+        inked = ink
+    return runs
+
+
+def test_the_lap_chart_marks_the_last_car_out_once_at_its_name(ui) -> None:
+    """Six hot drivers at France with Title sponsor withdraws, every car out (seed 18: blue
+    the last, in round 17), six twelve-letter names, at 800x480: blue's line ends at the last
+    round, beside its name, and the dot that stands before a car out's name sat next to the
+    dot its line ends on ("●●", found by a table test). From where blue's line ends to its
+    name the chart now draws one dot (its line's last, joined to the name), in en, zh_TW and
+    ko."""
+    from test_eliminated_order import _race
+
+    from companion.engine import CarEntry
+
+    app = ui.app
+    assert tuple(app.root_window.size) == (800, 480)
+    setup, actions = _race(18)
+    names = ("歐陽娜娜司馬長風上官婉兒", "Bartholomews", "Konstantinos", "Maximilianus",
+             "Wilhelminaxx", "남궁민수황보영희제갈공명")
+    setup = replace(setup, cars=tuple(CarEntry(car.id, name) for car, name in zip(
+        setup.cars, names, strict=True)))
+    session = app.log().new_race(setup)
+    for action in actions:
+        session.submit(action)
+    app.open_session(session)
+    ui.pump(3)
+    chart = app.sm.current_screen.ids.chart
+    assert not session.state.results and chart.chart.cars[0] == "blue"
+    fs = app.fs_small
+    for language in ("en", "zh_TW", "ko"):
+        app.set_language(language)
+        ui.pump(3)
+        chart.redraw()
+        texture = chart.export_as_image().texture
+        picture = (texture.size[0], texture.pixels)
+        ground = tuple(app.c_panel[:3])
+        right = min(b[0] for b in chart.name_boxes.values()) - fs  # the last round's x
+        last = [car for car, positions in chart.chart.positions.items()
+                if len(positions) - 1 == chart.chart.rounds]
+        assert last == ["blue"]
+        box = chart.name_boxes["blue"]
+        y = box[1] + box[3] / 2
+        assert _dots(chart, picture, right - 3, box[0] - 1, y, ground) == 1, language
+    app.set_language("en")

@@ -70,7 +70,11 @@ class LapChartView(LineChart):
                 lines[car] = (points, names[car])
             # a car out of the race: its name at its place in the results, in the rows no
             # line reaches at the last round (the cars out come last), with no leader
-            # across the lines of the cars that raced on (found by a table test)
-            keyed = {car: xy(rounds, chart.cars.index(car) + 1)[1] for car in chart.out}
+            # across the lines of the cars that raced on (found by a table test); but the
+            # last car out when every car went out, whose line reaches the last round as
+            # a finisher's does, is joined to its name as one is: its name's dot sat
+            # beside its line's last dot ("●●", found by a table test)
+            keyed = {car: xy(rounds, chart.cars.index(car) + 1)[1] for car in chart.out
+                     if len(chart.positions[car]) - 1 < rounds}
             self._car_lines(app, lines, right + fs * NAMES_GAP, bottom - fs * 0.5,
                             top + fs * 0.5, keyed)
