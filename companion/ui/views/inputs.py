@@ -26,7 +26,7 @@ from companion.engine import (
     SuperCool,
     Upgrade,
 )
-from companion.i18n import Text, _
+from companion.i18n import Text, _, listed
 from companion.i18n.counts import fill
 
 from .names import car_label
@@ -37,7 +37,8 @@ RunRound = getattr(engine, "RunRound", None)
 
 
 def cards_text(reveal: Reveal) -> str:
-    """The cards of a reveal as typed: "3, Stress=2, Brakes 1/3=3"."""
+    """The cards of a reveal as typed, listed as the current language lists: "3, Stress=2,
+    Brakes 1/3=3"."""
     flips = iter(reveal.stress)
     shown = []
     for card in reveal.cards:
@@ -53,7 +54,7 @@ def cards_text(reveal: Reveal) -> str:
             shown.append(text)
         else:
             shown.append(str(card))
-    return ", ".join(shown)
+    return listed(shown)  # "4、 4、 4" in Traditional Chinese (a table test saw "4, 4, 4")
 
 
 def _what(action: Action, state: RaceState) -> str:
@@ -77,7 +78,7 @@ def _what(action: Action, state: RaceState) -> str:
     if isinstance(action, PayHeat):
         if action.unpaid:
             return _("{car}'s Heat, with unpaid cards flipped {flips}").format(
-                car=car, flips=", ".join(str(v) for v in action.unpaid))
+                car=car, flips=listed(str(v) for v in action.unpaid))
         return _("{car}'s Heat paid").format(car=car)
     if isinstance(action, Slipstream):
         return _("{car}'s Slipstream").format(car=car)
