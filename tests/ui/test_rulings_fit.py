@@ -254,14 +254,14 @@ def test_the_counted_lines_are_the_lines_kivy_draws(ui, text: str) -> None:
     assert not wrong, wrong[:3]
 
 
-def _drawn_lines(text: str, width: float) -> list[str]:
+def _drawn_lines(text: str, width: float, size: float = 15) -> list[str]:
     """The lines a label of the app (its textures kept: ``text_cache``) draws ``text`` in,
-    at 15 px in ``width`` (the spaces it made no-break as spaces)."""
+    at ``size`` px in ``width`` (the spaces it made no-break as spaces)."""
     from kivy.uix.label import Label
 
     from companion.ui.widgets import text_cache
 
-    label = Label(text=text, font_size=15, text_size=(width, None))
+    label = Label(text=text, font_size=size, text_size=(width, None))
     label.texture_update()
     return ["".join(word.text for word in line.words).replace("\u00a0", " ")
             for line in text_cache.renderer(label)._cached_lines]
@@ -483,3 +483,68 @@ def test_a_korean_name_in_a_chinese_line_is_not_broken_inside(ui, text: str) -> 
                    if FIT.width(text[start:end] + "、", 15) <= width
                    and any(start < at < end for at in starts)]
     assert not (broken or wrong), (broken[:3], wrong[:3])
+
+
+def equations(language: str) -> list[str]:
+    """The catalog's messages in ``language`` with an operator written as a word of its own
+    (a Legends card's "limit {limit} + diamond {diamond} = {move} spaces"), their fields
+    filled (a twelve-letter name, two-digit numbers)."""
+    import re
+
+    names = {"en": "Maximilianus", "zh_TW": "歐陽娜娜司馬長風上官婉兒",
+             "ko": "제갈공명남궁민수황보영희"}
+    catalog = i18n.translation(language)
+    out = []
+    for msgid in extract.messages():
+        if not re.search("(^| )[+=→]( |$)", msgid):
+            continue
+        msgstr = catalog.gettext(msgid)
+        fields = [f for _lit, f, _spec, _conv in string.Formatter().parse(msgstr) if f]
+        out.append(msgstr.format(**{f: names[language] if f in CAR_FIELDS else "12"
+                                    for f in fields}))
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_an_equation_never_breaks_after_an_operator(ui, language: str) -> None:
+    """A zh_TW Legends ruling, at the body size after Continue, read "…+ 菱形 2 =" / "9 格…"
+    (found by a table test): Kivy breaks at any space, so a line could end with "+" or "=",
+    or begin with "= 9". No line ends with an operator ("+", "=", "→") nor begins with "="
+    or "→" now (``line_breaks.kept_numbers``), in every message of the catalog that writes
+    one as a word of its own, at the ruling box's two sizes (15 and 18 px at 800x480), at
+    every width from the equation's ("+ diamond 12 = 12 spaces.") to 420 px; nothing is lost
+    and the lines counted are the lines drawn."""
+    texts = equations(language)
+    assert len(texts) >= 4, texts
+    torn, wrong = [], []
+    for text in texts:
+        for size in (15, 18):
+            widest = _widest_kept(text, size)
+            assert widest < 300, (text, widest)  # the equation is kept, not the sentence
+            for width in range(int(widest) + 2, 420, 5):
+                drawn = _drawn_lines(text, width, size)
+                assert "".join(drawn).replace(" ", "") == text.replace(" ", "")  # nothing lost
+                if len(drawn) != FIT.lines(text, size, width):
+                    wrong.append((size, width, drawn, FIT.lines(text, size, width)))
+                torn += [(size, width, before, line)
+                         for before, line in zip(drawn, drawn[1:], strict=False)
+                         if before.rstrip()[-1:] in "+=→" or line.lstrip()[:1] in "=→"]
+    assert not torn, torn[:3]
+    assert not wrong, wrong[:3]
+
+
+def _widest_kept(text: str, size: float) -> float:
+    """The widest part of ``text`` that no line may break inside once its numbers and
+    operators are kept (``kept_numbers`` with room for any line; a Chinese run broken where
+    a line may break in it): the narrowest line in which every such part fits whole."""
+    from companion.ui.widgets.line_breaks import fill_breaks, kept_numbers
+
+    def measure(part: str) -> float:
+        return FIT.width(part, size)
+
+    widest = 0.0
+    for word in kept_numbers(text, 10_000, measure).split(" "):
+        cuts = [0, *fill_breaks(word, lambda part: True), len(word)]
+        parts = zip(cuts, cuts[1:], strict=False)
+        widest = max([widest, *(measure(word[a:b]) for a, b in parts)])
+    return widest

@@ -72,6 +72,22 @@ def _worded(word: str) -> bool:
     return any(char.isalnum() for char in word)
 
 
+OPERATORS = frozenset("+=→")
+"""An equation's operators, written as words of their own ("limit 7 + diamond 2 = 9 spaces"):
+no line ends with one, the words after it stay with it (:func:`kept_numbers`)."""
+
+RELATIONS = frozenset("=→")
+"""Operators that no line begins with either: "= 9" stays with the number before it (a line
+that began "= 9 spaces" read as a sum of its own)."""
+
+
+def _operator_joins(before: str, word: str) -> bool:
+    """The space between ``before`` and ``word`` is one an equation keeps: after an operator
+    (:data:`OPERATORS`), before a relation (:data:`RELATIONS`). A zh_TW Legends ruling broke
+    "… + 菱形 2 =" / "9 格…" (found by a table test)."""
+    return before in OPERATORS or word in RELATIONS
+
+
 def _number_first(word: str) -> bool:
     """``word`` begins with a number (within :data:`NUMBER_EDGE` characters)."""
     return any("0" <= char <= "9" for char in word[:NUMBER_EDGE])
@@ -92,7 +108,8 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
     punctuation: "space 12, Race Line" keeps its break after the comma). A space whose words,
     so joined, would be wider than ``width`` from the last place a line may break before it
     to the first after it stays a space: Kivy would break a word inside (``measure``: a
-    text's width)."""
+    text's width). An equation's operators are kept so too (:func:`_operator_joins`): no line
+    ends with "+", "=" or "→", none begins with "=" or "→", where the words so joined fit."""
     if not _numeric(text):
         return text
 
@@ -104,12 +121,14 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
         words = paragraph.split(" ")
         out = [words[0]]
         for before, word in zip(words, words[1:], strict=False):
-            # never a word with no letter or digit ("·" between a card's figures)
+            # never a word with no letter or digit ("·" between a card's figures) but an
+            # equation's operator
             if (before and word and before[-1] not in NO_LINE_START
-                    and _worded(before) and _worded(word)
-                    and (_number_last(before) or _number_first(word)
-                         or (len(before) <= NUMBER_EDGE + 1 and _numeric(before))
-                         or (len(word) <= NUMBER_EDGE + 1 and _numeric(word)))):
+                    and (_operator_joins(before, word) or (
+                        _worded(before) and _worded(word)
+                        and (_number_last(before) or _number_first(word)
+                             or (len(before) <= NUMBER_EDGE + 1 and _numeric(before))
+                             or (len(word) <= NUMBER_EDGE + 1 and _numeric(word)))))):
                 # the part around the space no line may break inside once it is joined
                 group = out[-1]
                 breaks, head = fill_breaks(group, fits), fill_breaks(word, fits)
