@@ -238,13 +238,17 @@ def _small_box(ui, rulings, lines: float = 4.3):
     "Maximilianus 在 Bartholomew 後方滑流：多前進 4 格，含晴天加成 +2；速度不變。",
     "Bartholomeus：執行你能用的動作，然後結束回合。",
     "남궁민수황보영희제갈공명은(는) 코너 라인을 넘지 않았습니다.",
+    # the Seasons list's "{season}  ({status})" in Korean: two spaces in a row
+    "1965 (터널 비전)  (3개 중 1번째 레이스 진행 중)",
+    "1964 (폭우)  (3개 중 2개 레이스 완료)",
 ])
 def test_the_counted_lines_are_the_lines_kivy_draws(ui, text: str) -> None:
     """The ruling box, the prompt's room and the tables lay out from ``TextFit.lines``. It
     counted a line fewer than Kivy draws when a run with no space, wider than the line (a
     Chinese clause), began on a line already begun: Kivy starts such a run on a line of its
     own, then breaks it at any letter (found while trying no-break spaces in Chinese: the
-    rulings ran over the gear buttons)."""
+    rulings ran over the gear buttons); and when two spaces stood in a row (the Seasons
+    list's "{season}  ({status})"): Kivy keeps both on a line begun, it counted one."""
     first = FIT.width(text.split(" ")[0], 15)
     wrong = []
     for width in range(int(first) + 1, 420, 3):  # the first word fits its line

@@ -107,7 +107,9 @@ class TextFit:
         for word in text.split(" "):
             offset += 1
             start, offset = offset, offset + len(word)
-            if not word:
+            if not word:  # a space after a space: Kivy keeps it on a line begun ("{season}
+                if used:  # ({status})" in Korean was counted a line short), drops it at the
+                    used += space  # start of a line
                 continue
             wide = self.width(word, size)
             if (used and used + wide > width and filling
