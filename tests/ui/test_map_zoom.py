@@ -331,3 +331,33 @@ def test_new_race_s_button_for_a_chicane_s_token_names_both_its_corners(ui, lang
                                         "ko": "5번 코너: -"}[language]  # no chicane: one
     finally:
         ui.app.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_chicane_s_road_token_does_what_it_does_at_both_its_corners(ui, language: str) -> None:
+    """A chicane's token line named both corners but said what the token does of one: "Corners
+    1 and 2 (a chicane): Limit -1: the corner's speed limit is 1 lower." (found by a helper).
+    One token covers both lines (docs/rules.md §5.2, §6.5): a limit token changes both
+    corners' limit, an overheat token counts at either corner (each line is checked on its
+    own, §1.9), a sector token lies on the sector after the second line (§5.3). Every token's
+    words for a chicane say so, in every language, and differ from a lone corner's."""
+    from companion.engine.modules import Road
+    from companion.ui.views.words import road_line, road_name
+
+    both = {"en": "both corners", "zh_TW": "兩個彎道", "ko": "두 코너"}[language]
+    either = {"en": "either corner", "zh_TW": "任一彎道", "ko": "어느 코너든"}[language]
+    ui.app.set_language(language)
+    try:
+        for token in Road:
+            name = road_name(token)
+            lone = road_line(1, token).split(name, 1)[1]
+            effect = road_line(1, token, 2).split(name, 1)[1]
+            assert effect != lone, (token, effect)
+            if token in (Road.LIMIT_PLUS, Road.LIMIT_MINUS):
+                assert both in effect, (token, effect)
+            elif token is Road.OVERHEAT:
+                assert either in effect, (token, effect)
+            else:  # the sector after corner 2, the chicane's second line
+                assert token.on_sector and "2" in effect and "2" not in lone, (token, effect)
+    finally:
+        ui.app.set_language("en")

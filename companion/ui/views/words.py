@@ -222,6 +222,20 @@ ROAD_EFFECTS: dict[Road, str] = {
     Road.SLIPSTREAM_PLUS: N_("in the sector after it, slipstream +1."),
 }
 
+CHICANE_EFFECTS: dict[Road, str] = {
+    Road.LIMIT_PLUS: N_("the speed limit of both corners is 1 higher."),
+    Road.LIMIT_MINUS: N_("the speed limit of both corners is 1 lower."),
+    Road.OVERHEAT: N_("over either corner's limit, pay 1 more Heat for that corner."),
+    Road.WEATHER: N_("the sector after corner {m} has the Weather token's sector effect."),
+    Road.FREE_BOOST: N_("in the sector after corner {m}, Boost costs no Heat."),
+    Road.SLIPSTREAM_PLUS: N_("in the sector after corner {m}, slipstream +1."),
+}
+"""What a chicane's one token does (``{m}``: its second corner's number): a limit token
+changes both its corners' limit, an overheat token counts at each corner (each line is checked
+on its own), a sector token lies on the sector after its second line (docs/rules.md §5.2,
+§5.3, §6.5). The words of :data:`ROAD_EFFECTS` said "the corner's speed limit" of a token
+that covers two corners."""
+
 
 def weather_name(weather: Weather) -> str:
     return _(WEATHER_NAMES[weather])
@@ -251,8 +265,9 @@ def road_line(corner_no: int, token: Road, chicane_no: int | None = None) -> str
     one token covers both lines (docs/rules.md §5.2, §6.5). The line named the first corner
     alone beside two filled rings (found by a table test)."""
     if chicane_no is not None:
+        effect = fill(_(CHICANE_EFFECTS[token]), m=chicane_no)
         return _("Corners {n} and {m} (a chicane): {token}: {effect}").format(
-            n=corner_no, m=chicane_no, token=road_name(token), effect=_(ROAD_EFFECTS[token]))
+            n=corner_no, m=chicane_no, token=road_name(token), effect=effect)
     return _("Corner {n}: {token}: {effect}").format(
         n=corner_no, token=road_name(token), effect=_(ROAD_EFFECTS[token]))
 
