@@ -597,3 +597,53 @@ def test_six_cars_level_at_0_share_one_dot_and_one_leader(ui, theme: str,
                 if x + 20 < x + (x1 - x) * step / 100 < x1 - 20
                 and car in whose(x + (x1 - x) * step / 100, y + (y1 - y) * step / 100, 0.03)]
         assert seen == [], (car, seen)  # no leader of its own across the plot
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_a_bracketed_name_on_two_lines_has_its_dot_beside_its_first_line(ui,
+                                                                        theme: str) -> None:
+    """Six cars level at 0 points in a narrow chart: their twelve-letter names are written on
+    two lines, and each name's dot (in its car's colours, before it on the bracket) stood
+    between its two lines, beside no text. It stands beside the name's first line now, as a
+    bullet before a list's item, the second line hanging under it: the car's colour is
+    at the first line's middle, left of the name, and not a line's half lower."""
+    app = ui.app
+    app.set_theme(theme)
+    _new_1961_season(ui)
+    chart = app.sm.current_screen.ids.chart
+    cars = ("red", "blue", "green", "yellow", "black", "grey")
+    chart.labels = dict(zip(cars, ("Maximilianus", "歐陽娜娜司馬長風上官婉兒", "Konstantinos",
+                                   "남궁민수황보영희제갈공명", "Evangelinaaa", "Christophers"),
+                            strict=True))
+    chart.races = 3
+    chart.series = {car: [0, 0] for car in cars}
+    chart.size_hint_x, chart.width = None, 300  # a narrow chart: the names on two lines
+    ui.pump(3)
+    chart.redraw()
+    texture = chart.export_as_image().texture
+    width, pixels = texture.size[0], texture.pixels
+
+    def whose(x: float, y: float) -> set[str]:
+        """The cars whose line colour is at (x, y) or a px around it (the picture's rows run
+        top down)."""
+        found = set()
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                at = (int(round(chart.height - 1 - (y + dy - chart.y))) * width
+                      + int(round(x + dx - chart.x))) * 4
+                colour = tuple(pixels[at + i] / 255 for i in range(3))
+                found |= {car for car in cars if all(
+                    abs(p - q) < 0.06
+                    for p, q in zip(colour, chart.inks[car].core[:3], strict=False))}
+        return found
+
+    fs = app.fs_small
+    two = [car for car, text in chart.name_texts.items() if "\n" in text]
+    assert len(two) >= 4, chart.name_texts  # most names on two lines
+    for car in two:
+        x, y, _w, h = chart.name_boxes[car]
+        key_x = x - fs * 0.3 - 3  # line_chart: the dot before the name
+        first, between = y + h * 3 / 4, y + h / 2
+        assert car in whose(key_x, first), (car, chart.name_texts[car])
+        assert car not in whose(key_x, between), (car, chart.name_texts[car])

@@ -183,6 +183,13 @@ def _shared(lines: dict[str, tuple[list[float], Any]]) -> _Shared:
                    {k: v for k, v in points.items() if len(v) > 1})
 
 
+def first_line(box: Box, lines: int) -> float:
+    """The y of the middle of the first of a name's ``lines`` drawn in ``box``: where its dot
+    goes, before the name as a bullet before a list's item, its second line hanging under the
+    first (the dot of a name on two lines stood between its lines, beside no text)."""
+    return box[1] + box[3] - box[3] / (2 * max(1, lines))
+
+
 class LineChart(Widget):  # type: ignore[misc]
     labels: Any = ObjectProperty(None, allownone=True)
     """Car id -> the name to print at the end of its line."""
@@ -310,15 +317,15 @@ class LineChart(Widget):  # type: ignore[misc]
             points, name = lines[car]
             ink = self.inks[car]
             end = (round(points[-2]), round(points[-1]))
+            box = self._text(name.text, name.size, ink.text, column_x, y, anchor="left")
             if car in keyed:
-                self._dot(column_x - fs * 0.3 - 3, y, ink)
+                self._dot(column_x - fs * 0.3 - 3, first_line(box, name.lines), ink)
             elif end in shared.points:
-                ends.setdefault(end, []).append((car, y))
+                ends.setdefault(end, []).append((car, first_line(box, name.lines)))
             else:
                 Color(*ink.core)
                 Line(points=[points[-2] + 6, points[-1], column_x - fs * 0.3, y], width=1)
-            self.name_boxes[car] = self._text(name.text, name.size, ink.text, column_x, y,
-                                              anchor="left")
+            self.name_boxes[car] = box
             self.name_texts[car] = name.text
             self.name_sizes[car] = name.size
         for (end_x, end_y), named in ends.items():
@@ -327,10 +334,11 @@ class LineChart(Widget):  # type: ignore[misc]
     def _bracket(self, app: Any, x: float, y: float, named: list[tuple[str, float]],
                  key_x: float) -> None:
         """One leader from the point (``x``, ``y``) several lines end at to a bracket that
-        joins those cars' names (``(car, the y its name is centred at)``), each name with a
-        dot in its line's colours before it, centred at ``key_x``: six cars level at 0 drew
-        six leaders fanning out from one point across the plot, read as lines, and a name
-        in the text's colour said nothing of its car's (found by a table test)."""
+        joins those cars' names (``(car, the y of its name's first line)``), each name with a
+        dot in its line's colours before its first line (:func:`first_line`), centred at
+        ``key_x``: six cars level at 0 drew six leaders fanning out from one point across the
+        plot, read as lines, and a name in the text's colour said nothing of its car's (found
+        by a table test)."""
         ys = [name_y for _car, name_y in named]
         bar = key_x - 9
         Color(*app.c_muted)
