@@ -22,9 +22,9 @@ MIXED = ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈
 
 
 def _standings(ui: Any, language: str, names: tuple[str, ...], races: int,
-               played: int) -> tuple[Any, Any]:
+               played: int, level: bool = False) -> tuple[Any, Any]:
     """The Standings screen showing a made-up season's table and chart (:func:`_fake_season`)
-    in ``language``."""
+    in ``language`` (``level``: the second car scored as the first did, race after race)."""
     from companion.ui.screens.standings import points_series
 
     app = ui.app
@@ -32,6 +32,9 @@ def _standings(ui: Any, language: str, names: tuple[str, ...], races: int,
     app.set_language(language)
     screen = app.sm.current_screen
     season = _fake_season(names, races, played)
+    if level:
+        first, second = season.standings()[:2]
+        second.races, second.points = first.races, first.points
     screen._table(season)
     chart = screen.ids.chart
     chart.labels = {line.car.id: line.car.name for line in season.standings()}
@@ -79,6 +82,28 @@ def test_a_twelve_race_chart_has_room_for_its_races(ui, language: str,
         assert chart_layout_problems(chart) == []
         assert not any("…" in text for text in chart.name_texts.values())
         assert min(chart.name_sizes.values()) >= READABLE_PX
+    finally:
+        app.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_chart_whose_cars_end_level_has_room_for_its_races(ui, language: str) -> None:
+    """Cars level at the last race have their names joined by a bracket, a text size further
+    from the plot (line_chart.KEYS_GAP), which the chart's least width (``least_width``, from
+    which the table leaves it its room) did not count: a twelve-race season's plot was drawn
+    that much narrower than the 20 px a race it keeps. Counted now: 20 px a race, the names
+    whole, on one line, at the chart's text size."""
+    from companion.ui.widgets.points_chart import RACE_PX
+
+    app = ui.app
+    try:
+        screen, _season = _standings(ui, language, LATIN, 12, 12, level=True)
+        chart = screen.ids.chart
+        plot = chart.gridlines[0][2]  # a gridline runs the plot's width
+        assert plot / 12 >= RACE_PX - 0.5, plot / 12
+        assert chart_layout_problems(chart) == []
+        assert not any("…" in t or "\n" in t for t in chart.name_texts.values())
+        assert min(chart.name_sizes.values()) == app.fs_small
     finally:
         app.set_language("en")
 

@@ -24,6 +24,7 @@ from ..widgets.basic import (  # noqa: F401 - OneLineTitle, ToneLabel: standings
 )
 from ..widgets.points_chart import (  # noqa: F401 - PointsChartView: standings.kv
     PointsChartView,
+    ends_level,
     least_width,
     name_label,
 )
@@ -172,7 +173,8 @@ class StandingsScreen(BaseScreen):
         # 135 px at 800x480): the table takes at most what it leaves, but never less than
         # each car (its name at the readable floor), two race columns and the total need.
         chart = least_width(races, [name_label(car_name(line.car), line.points)
-                                    for line in lines], app.fs_small)
+                                    for line in lines], app.fs_small,
+                            ends_level(line.points for line in lines))
         least = rank_width + widest(names, MIN_NAME_FONT) + 2 * race_width + total_width
         high = min(TABLE_SHARE[1], max(least, room - chart) / room) if room > 0 else (
             TABLE_SHARE[1])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from kivy.app import App
@@ -9,7 +10,7 @@ from kivy.properties import ObjectProperty, StringProperty
 
 from companion.i18n import _
 
-from .line_chart import NAMES_GAP, NAMES_MARGIN, NAMES_SHARE, LineChart
+from .line_chart import KEYS_GAP, NAMES_GAP, NAMES_MARGIN, NAMES_SHARE, LineChart
 from .text_fit import FIT
 
 Y_AXIS = 2.6
@@ -24,14 +25,24 @@ def name_label(name: str, points: int) -> str:
     return _("{car}: {points}").format(car=name, points=points)
 
 
-def least_width(races: int, labels: list[str], size: float) -> float:
+def ends_level(totals: Iterable[int]) -> bool:
+    """Two cars or more end on the same points (``totals``: each car's last): their names are
+    joined by a bracket, the wider gap before the names (:data:`~.line_chart.KEYS_GAP`)."""
+    last = list(totals)
+    return len(set(last)) < len(last)
+
+
+def least_width(races: int, labels: list[str], size: float, level: bool = False) -> float:
     """The least width of a points chart of ``races`` races, its names' ``labels`` at text
     ``size``: the points' numbers, :data:`RACE_PX` a race, then the names' column (the
     widest label on one line, or :data:`~.line_chart.NAMES_SHARE` of the chart where the
-    names are written on two lines instead)."""
+    names are written on two lines instead), after the gap the chart draws before it: the
+    wider one where cars end ``level`` (:func:`ends_level`; it was not counted, and the
+    plot drawn a text size narrower than its races need)."""
     plot = size * Y_AXIS + max(1, races) * RACE_PX
+    gap = NAMES_GAP + (KEYS_GAP if level else 0.0)
     one_line = max((FIT.width(label, size) for label in labels), default=0.0) + size * (
-        NAMES_GAP + NAMES_MARGIN)
+        gap + NAMES_MARGIN)
     return float(min(plot + one_line, plot / (1 - NAMES_SHARE)))
 
 
@@ -61,7 +72,7 @@ class PointsChartView(LineChart):
             top_points = max(1, max(max(v) for v in series.values()))
             top, bottom = self.top - fs * 2.6, self.y + fs * 2.4
             # cars level on points at the last race: their names joined by a bracket
-            level = len({totals[-1] for totals in series.values()}) < len(series)
+            level = ends_level(totals[-1] for totals in series.values())
             names = self.fitted_names(app, {
                 car: lambda name, points=totals[-1]: name_label(name, points)
                 for car, totals in series.items()}, bottom - fs * 0.5, top + fs * 0.5,
