@@ -290,7 +290,9 @@ def design_name(design_id: str) -> str:
 
 
 def design_symbols(design_id: str) -> str:
-    """A card's speed and symbols in words: "Speed 1 or 3 · Heat 1 · Cooldown 2"."""
+    """A card's speed and symbols in words: "Speed 1 or 3 · Heat 1 · Cooldown 2", each dot
+    kept on the line of the figure before it (a no-break space before it: in the Garage
+    draft's narrow hands column a line began with it, "· 冷卻 3"; found by a table test)."""
     from companion.engine.garage import DESIGNS
 
     design = DESIGNS.get(design_id)
@@ -320,7 +322,11 @@ def design_symbols(design_id: str) -> str:
         parts.append(_("Direct play"))
     if design.sponsor:
         parts.append(_("One-time use"))
-    return " · ".join(parts)
+    return SEPARATOR.join(parts)
+
+
+SEPARATOR = "\u00a0· "
+"""Between a card's figures: a line may break after the dot, never before it."""
 
 
 def design_card(design_id: str) -> str:

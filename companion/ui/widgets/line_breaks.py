@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-NO_LINE_START = frozenset("。，、：；！？）」』】〕〉》…,.:;!?)]}%")
-"""Characters a line must not begin with: closing punctuation. Where Kivy breaks a text with no
-spaces (a Chinese clause) by characters, a full stop or a closing quote could begin a line,
-alone ("...的輸入" / "。"); the characters before it go down with it instead (the rule Chinese
-and Japanese typesetting keep), on the screen (:func:`.text_cache`'s rendering) and in the
-lines counted here alike."""
+NO_LINE_START = frozenset("。，、：；！？）」』】〕〉》…,.:;!?)]}%·")
+"""Characters a line must not begin with: closing punctuation, and the middle dot between a
+card's figures. Where Kivy breaks a text with no spaces (a Chinese clause) by characters, a
+full stop or a closing quote could begin a line, alone ("...的輸入" / "。"); the characters
+before it go down with it instead (the rule Chinese and Japanese typesetting keep), on the
+screen (:func:`.text_cache`'s rendering) and in the lines counted here alike. A word that
+ends with one ends a clause: no number is joined to the word after it (:func:`kept_numbers`)."""
 
 
 ORPHAN_FIXES = 8

@@ -1,0 +1,93 @@
+"""The Garage draft with six drivers of twelve-letter names (Latin, Chinese, Korean) at
+800x480, in en, zh_TW and ko: the cards and the hands keep clear of their scroll bars (the
+gutter of 7c1d9fd), every name is on one line, nothing is cut, and no line of a card begins
+with the dot between its symbols."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from companion.engine.garage import DESIGNS
+from companion.ui.views.words import design_card
+from companion.ui.widgets import text_cache
+from companion.ui.widgets.lookup import find_all
+
+pytestmark = pytest.mark.ui
+
+LATIN = ("Maximilianus", "Bartholomeus", "Konstantinos", "Wilhelminaaa", "Evangelinaaa",
+         "Christopher")
+CJK = ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈공명", "司馬長風上官婉兒歐陽娜娜",
+       "황보영희제갈공명남궁민수", "上官婉兒歐陽娜娜司馬長風", "제갈공명남궁민수황보영희")
+"""Twelve characters each."""
+
+
+def _open_draft(app, pump, names: tuple[str, ...]) -> None:
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+
+    app.show("newrace")
+    pump(2)
+    screen = app.sm.current_screen
+    screen.form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                           enumerate(zip(CAR_COLOURS, names, strict=True), start=1)]
+    screen.form.set_legends(0)
+    screen.form.modules.garage = "draft"
+    screen._draft()
+    pump(3)
+    assert app.sm.current == "draft"
+
+
+def _lines(label) -> list[str]:
+    label.texture_update()
+    return ["".join(word.text for word in line.words).replace("\u00a0", " ")
+            for line in text_cache.renderer(label)._cached_lines]
+
+
+def _right(widget) -> float:
+    return widget.to_window(widget.right, widget.y)[0]
+
+
+@pytest.mark.parametrize("names", [LATIN, CJK], ids=["latin", "cjk"])
+def test_six_long_names_in_the_draft(ui, names) -> None:
+    app = ui.app
+    _open_draft(app, ui.pump, names)
+    screen = app.sm.current_screen
+    flow = app.draft_flow
+    # Two rounds picked, each driver holding two of the cards with the most words (the hands'
+    # column is the narrower); round 3 offers every card there is (every card's words).
+    wordy = sorted(DESIGNS, key=lambda d: -len(design_card(d)))[:12]
+    drivers = flow.draft.drivers
+    picks = tuple((drivers[n % 6], design) for n, design in enumerate(wordy))
+    flow.draft = replace(flow.draft, market=tuple(DESIGNS), round=3, picks=picks)
+    problems: list[object] = []
+    try:
+        for language in ("en", "zh_TW", "ko"):
+            app.set_language(language)
+            screen.refresh()
+            ui.pump(3)
+            for view in (screen.ids.cards_view, screen.ids.hands_view):
+                gutter = _right(view) - view.bar_width
+                for widget in view.children[0].children:
+                    if _right(widget) > gutter + 0.5:
+                        problems.append((language, "under the bar", widget))
+            for card in find_all(screen, "card "):
+                lines = _lines(card)
+                if card.texture_size[1] > card.height or card.texture_size[0] > card.width:
+                    problems.append((language, "cut", card.text))
+                problems += [(language, "dot begins a line", lines) for line in lines[1:]
+                             if line.lstrip().startswith("·")]
+            hands = find_all(screen, "hand ")
+            assert len(hands) == 6
+            for hand in hands:
+                lines = _lines(hand)
+                if lines[0].strip() not in names:  # a name on one line, whole
+                    problems.append((language, "name broken", lines[:2]))
+                if hand.texture_size[0] > hand.width or hand.texture_size[1] > hand.height:
+                    problems.append((language, "hand cut", lines))
+                problems += [(language, "dot begins a line", lines) for line in lines[1:]
+                             if line.lstrip().startswith("·")]
+    finally:
+        app.set_language("en")
+    assert not problems, problems[:4]
