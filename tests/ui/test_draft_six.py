@@ -1,7 +1,7 @@
 """The Garage draft with six drivers of twelve-letter names (Latin, Chinese, Korean) at
 800x480, in en, zh_TW and ko: the cards and the hands keep clear of their scroll bars (the
-gutter of 7c1d9fd), every name is on one line, nothing is cut, and no line of a card begins
-with the dot between its symbols."""
+gutter of 7c1d9fd), every name is on one line, nothing is cut, no line of a card begins with
+the dot between its symbols, and the two cards of a row stand alike (as tall as each other)."""
 
 from __future__ import annotations
 
@@ -72,7 +72,11 @@ def test_six_long_names_in_the_draft(ui, names) -> None:
                 for widget in view.children[0].children:
                     if _right(widget) > gutter + 0.5:
                         problems.append((language, "under the bar", widget))
-            for card in find_all(screen, "card "):
+            cards = find_all(screen, "card ")
+            for left, right in zip(cards[::2], cards[1::2], strict=False):  # one grid row
+                if (left.y, left.height) != (right.y, right.height):
+                    problems.append((language, "a row's cards unlike", left.text, right.text))
+            for card in cards:
                 lines = _lines(card)
                 if card.texture_size[1] > card.height or card.texture_size[0] > card.width:
                     problems.append((language, "cut", card.text))

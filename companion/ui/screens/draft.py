@@ -66,10 +66,13 @@ class DraftScreen(BaseScreen):
         box.clear_widgets()
         grid = GridLayout(cols=2, spacing=app.fs * 0.3, size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
+        row: list[Btn] = []
         for card in view.market:
             button = Btn(text=card.text, test_name=f"card {card.index}", size_hint_y=None,
                          height=app.tap * 1.3, font_size=app.fs_small, gate=self.gate)
-            _fits_its_text(button)
+            row = row if len(row) < 2 else []
+            row.append(button)
+            _fits_its_text(button, row)
             button.bind(on_release=lambda _b, i=card.index: self.tap(i))
             grid.add_widget(button)
         box.add_widget(grid)
@@ -77,11 +80,14 @@ class DraftScreen(BaseScreen):
             box.add_widget(TLabel(text=flow.name(flow.swap) + ":", color=app.c_accent))
             own = GridLayout(cols=2, spacing=app.fs * 0.3, size_hint_y=None)
             own.bind(minimum_height=own.setter("height"))
+            row = []
             for card in view.own:
                 button = Btn(text=card.text, test_name=f"own {card.index}", size_hint_y=None,
                              height=app.tap * 1.3, font_size=app.fs_small, gate=self.gate,
                              role="selected" if view.selected == card.index else "normal")
-                _fits_its_text(button)
+                row = row if len(row) < 2 else []
+                row.append(button)
+                _fits_its_text(button, row)
                 button.bind(on_release=lambda _b, i=card.index: self.tap_own(i))
                 own.add_widget(button)
             box.add_widget(own)
@@ -100,14 +106,20 @@ class DraftScreen(BaseScreen):
         self.ids.start.gate = self.gate
 
 
-def _fits_its_text(button: Btn) -> None:
+def _fits_its_text(button: Btn, row: list[Btn]) -> None:
     """A card's button as tall as its text needs (a name and three or four symbols in words
     wrap to four lines in English at 800x480: "Air Intake 0" was cut at the top), never
-    shorter than it was made."""
+    shorter than it was made, and as tall as the other card of its ``row`` (the grid set a
+    shorter one at the foot of its row, a gap above it: the cards stood ragged, found by
+    looking at the draft with six drivers)."""
     least = button.height
     pad = button.font_size * 0.6
+    button.needs = least  # the height its own text needs
 
     def fit(_button: Btn, size: list[float]) -> None:
-        button.height = max(least, size[1] + pad)
+        button.needs = max(least, size[1] + pad)
+        tallest = max(other.needs for other in row)
+        for other in row:
+            other.height = tallest
 
     button.bind(texture_size=fit)
