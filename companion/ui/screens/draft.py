@@ -40,6 +40,8 @@ class DraftScreen(BaseScreen):
         self.refresh()
 
     def skip(self) -> None:
+        if self.flow is None:
+            return
         self.flow.skip_swap()
         self.refresh()
 
@@ -52,9 +54,13 @@ class DraftScreen(BaseScreen):
 
     def refresh(self) -> None:
         flow = self.flow
-        if flow is None:  # opened with no draft (first screen of a test): nothing to start
+        if flow is None:  # opened with no draft (a fresh app's first screen): nothing to start
+            # it said nothing, and No swap stopped the app (found by opening every screen first)
+            self.ids.title.text = _("Garage draft")
+            self.ids.prompt.text = _("No draft is under way: New race starts one.")
             self.ids.start.disabled = True
             self.ids.start.why_disabled = _("No draft is under way: New race starts one.")
+            self.ids.skip.disabled, self.ids.skip.opacity = True, 0
             return
         app = App.get_running_app()
         view = flow.view()

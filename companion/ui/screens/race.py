@@ -79,7 +79,8 @@ class RaceScreen(BaseScreen):
 
     def refresh(self) -> None:
         controller = self.controller
-        if controller is None:
+        if controller is None:  # opened with no race (a fresh app's first screen): say so
+            self._no_race()
             return
         app = App.get_running_app()
         view = controller.view()
@@ -118,6 +119,14 @@ class RaceScreen(BaseScreen):
             from kivy.clock import Clock
 
             Clock.schedule_once(lambda _dt: self._prepare_results(), 0)
+
+    def _no_race(self) -> None:
+        """No race is open: the screen said nothing, and Undo or Redo stopped the app (found
+        by opening every screen first); it says so, Undo and Redo greyed, Menu the way back."""
+        ids = self.ids
+        ids.status.text = _("No race is open.")
+        ids.undo.disabled = ids.redo.disabled = True  # (Redo's reason, kv's, holds too)
+        ids.undo.why_disabled = _("No race is open: Menu goes back to Home.")
 
     def show_dials(self, dials: dict[str, int]) -> None:
         """A seat's gear dial turned: its gear marked in its car's cell, and the prompt says

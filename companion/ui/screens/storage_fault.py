@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from kivy.app import App
 
+from companion.i18n import _
+
 from ..widgets.basic import Btn, MoreBelow, TLabel  # noqa: F401 - MoreBelow, TLabel: storage_fault.kv
 from .base import BaseScreen
 
@@ -20,9 +22,14 @@ class StorageFaultScreen(BaseScreen):
         view = app.fault_view()
         box = self.ids.actions
         box.clear_widgets()
-        if view is None:
-            for name in ("title", "reason", "advice", "detail"):
+        if view is None:  # opened with no fault (a fresh app's first screen): it was blank, with
+            # no button, no way out (found by opening every screen first)
+            for name in ("reason", "advice", "detail"):
                 self.ids[name].text = ""
+            self.ids.title.text = _("Nothing is wrong with the storage.")
+            home = Btn(text=_("Home"), test_name="fault home", role="accent")
+            home.bind(on_release=lambda _b: app.show("start"))
+            box.add_widget(home)
             return
         self.ids.title.text = view.title
         self.ids.reason.text = view.reason

@@ -1,0 +1,51 @@
+"""A screen opened with nothing to show (the first screen of a fresh app, as
+``test_first_screens.py`` opens each one): the race screen with no race, the Garage draft with
+no draft, the storage fault screen with no fault. Each was blank: a tap on Undo, Redo or No swap
+stopped the app (AttributeError on the missing race or draft), and the fault screen had no
+button at all, no way out. Each now says in words what is missing, every button it shows can
+be tapped without harm, and one leads back to Start; in en, zh_TW and ko."""
+
+from __future__ import annotations
+
+import pytest
+from kivy.uix.label import Label
+
+from companion.ui.widgets.basic import Btn
+from companion.ui.widgets.lookup import walk
+
+pytestmark = pytest.mark.ui
+
+
+def _shown(widget) -> bool:
+    return widget.opacity > 0 and widget.get_root_window() is not None and widget.width > 0
+
+
+def _buttons(screen) -> list[Btn]:
+    return [w for w in walk(screen) if isinstance(w, Btn) and _shown(w)]
+
+
+@pytest.mark.parametrize("name", ["race", "draft", "storagefault"])
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_screen_with_nothing_to_show_says_so_and_leads_back(ui, name: str,
+                                                              language: str) -> None:
+    app = ui.app
+    assert app.controller is None and getattr(app, "draft_flow", None) is None
+    try:
+        app.set_language(language)
+        count = len(_buttons(app.show(name)))
+        assert count, f"{name}: no button, no way out"
+        for index in range(count):
+            screen = app.show(name)
+            ui.pump(2)
+            words = [w.text for w in walk(screen) if isinstance(w, Label)
+                     and not isinstance(w, Btn) and _shown(w) and w.text.strip()]
+            assert words, f"{name}: nothing says why it is empty"
+            button = _buttons(screen)[index]
+            button.dispatch("on_release")  # never stops the app; a greyed one says why
+            ui.pump(2)
+            if app.sm.current == "start":
+                break
+        else:
+            raise AssertionError(f"{name}: no button leads back to Start")
+    finally:
+        app.set_language("en")
