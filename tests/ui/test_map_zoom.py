@@ -361,3 +361,54 @@ def test_a_chicane_s_road_token_does_what_it_does_at_both_its_corners(ui, langua
                 assert token.on_sector and "2" in effect and "2" not in lone, (token, effect)
     finally:
         ui.app.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_many_rules_go_beside_the_map_where_it_is_drawn_larger(ui, language: str) -> None:
+    """España with an event, a Weather token and a Road Condition token on every corner
+    (docs/rules.md §5: one a corner, a chicane's shared): its eleven lines of words under the
+    map left it a strip of the window, its track drawn smaller than the race screen's and its
+    numbers run together ("1110"; found by a table test). The words stand beside the map, whole
+    and on screen, where the track is drawn larger than with them under it (its band 14.1 px
+    against 9.0 in English) and than on the race screen, every corner's space numbered."""
+    from dataclasses import replace
+
+    import tracks
+    from companion.engine.modules import RaceModules, Road, Weather
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.modules_form import token_corners
+    from companion.ui.views.names import CAR_COLOURS
+    from companion.ui.views.race_form import RaceForm
+
+    app = ui.app
+    app.set_language(language)
+    try:
+        track = tracks.load_track("espana")
+        kinds = list(Road)
+        road = {corner.line_after: kinds[n % len(kinds)]
+                for n, corner in enumerate(token_corners(track))}
+        form = RaceForm(seed=3)
+        form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                        enumerate(zip(CAR_COLOURS, ("Maximilianus", "Bartholomew"),
+                                      strict=False), start=1)]
+        form.set_legends(2)
+        modules = RaceModules(event="turbulent-winds", weather=Weather.STORM, road=road)
+        app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
+        ui.pump(3)
+        screen = app.sm.current_screen
+        screen.show_map()
+        ui.pump(3)
+        zoom = _zoom(ui)
+        big, hint = zoom.map, zoom.hint
+        assert len(hint.text.split("\n")) >= 11
+        assert hint.x >= big.right - 1  # beside the map
+        assert hint.y >= 0 and hint.top <= app.root_window.height  # on screen
+        assert hint.texture_size[1] <= hint.height + 1  # every line shown
+        assert big.geometry.band >= screen.ids.map.geometry.band
+        # every corner's space numbered (en leaves space 100 out: the words' column is
+        # wider in English)
+        assert not set(big.spaces_left_out) & {c.line_after for c in track.corners}
+        zoom.close()
+        ui.pump(1)
+    finally:
+        app.set_language("en")

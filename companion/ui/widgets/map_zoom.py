@@ -21,11 +21,18 @@ from companion.engine import RaceState, corner_limit
 from companion.i18n import _, listed, sentences
 
 from .basic import ToneLabel, over_window
+from .text_fit import FIT
 from .touch_gate import PromptGate
 from .track_map import TrackMap
 
 TEXT_SCALE = 1.3
 """The words and cars of the map over the window, against the race screen's map."""
+
+SIDE_MAP_SHARES = (0.6, 0.55, 0.5, 0.45)
+"""The map's shares of the window's width tried with its words beside it (:meth:`MapZoom.
+_arrange`): a race's own rules under the map (every module at España: eleven lines at
+800x480) left the map a strip of the window, smaller than the race screen's map, its numbers
+run together ("1110"; found by a table test)."""
 
 
 class MapZoom(ModalView):  # type: ignore[misc]
@@ -78,6 +85,7 @@ class MapZoom(ModalView):  # type: ignore[misc]
                                corners=listed(press)))
         self.hint.text = "\n".join([*rules, sentences(
             *marks, _("Tap anywhere to go back to the race."))])
+        self._arrange(app, track)
         self.map.state = state
         self.map.current = current
         self.map.moved = list(moved)
@@ -87,6 +95,35 @@ class MapZoom(ModalView):  # type: ignore[misc]
             self.gate.prompt_changed()
             self.open(animation=False)
             over_window(self)  # it goes with the app
+
+    def _arrange(self, app: Any, track: Any) -> None:
+        """The words under the map (centred) or beside it (left-aligned, in a column to its
+        right, centred on the window's height): where the track is drawn the larger, the
+        words whole (under it when they are whole nowhere else)."""
+        from kivy.core.window import Window
+
+        box, hint, size = self.box, self.hint, app.fs_small
+        width = Window.width - 2 * box.padding[0]
+        height = Window.height - 2 * box.padding[1]
+
+        def tall(column: float) -> float:
+            return FIT.lines(hint.text, size, column) * FIT.line_height(size)
+
+        best_band = self.map.band_at(track, width, height - tall(width) - box.spacing)
+        share = 1.0
+        for side in SIDE_MAP_SHARES:
+            spare = width - box.spacing
+            if tall(spare * (1 - side)) > height:
+                continue
+            band = self.map.band_at(track, spare * side, height)
+            if band > best_band:
+                best_band, share = band, side
+        beside = share < 1
+        box.orientation = "horizontal" if beside else "vertical"
+        self.map.size_hint_x = share
+        hint.size_hint_x = 1 - share if beside else 1
+        hint.halign = "left" if beside else "center"
+        hint.pos_hint = {"center_y": 0.5} if beside else {}
 
     def close(self) -> None:
         """Back to the race screen (nothing else changes)."""

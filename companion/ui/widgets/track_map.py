@@ -173,13 +173,21 @@ class TrackMap(Widget):  # type: ignore[misc]
     def _restyle(self, *_args: Any) -> None:
         self._trigger()
 
-    def _fit(self, track: Track, margin_times: float = 1.0) -> MapGeometry:
+    def _fit(self, track: Track, margin_times: float = 1.0,
+             size: tuple[float, float] | None = None) -> MapGeometry:
+        """``track`` fitted into the map (or into a map of ``size``)."""
         app = App.get_running_app()
+        width, height = size if size is not None else (self.width, self.height)
         # room outside the track for the corners' numbers and limits (drawn outside the loop)
-        margin = max(8.0, min(self.width, self.height) * 0.09,
+        margin = max(8.0, min(width, height) * 0.09,
                      corner_label_size(app) * self.text_scale * 2.0)
-        return geometry_for(track.id, track.spaces, self.x, self.y, self.width, self.height,
+        return geometry_for(track.id, track.spaces, self.x, self.y, width, height,
                             margin * margin_times)
+
+    def band_at(self, track: Track, width: float, height: float) -> float:
+        """How wide ``track``'s band would be drawn in a map of ``width`` x ``height``: its
+        scale, to compare sizes of the map by."""
+        return self._fit(track, size=(width, height)).band
 
     def redraw(self, *_args: Any) -> None:
         """The cars when where they stand, the car to play or the cars moved changed (not on
