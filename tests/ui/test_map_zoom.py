@@ -38,6 +38,28 @@ def _zoom(ui):
     return ui.app.sm.current_screen.map_zoom
 
 
+def _zoom_over_race(ui, track, modules, seed: int = 1, legends: int = 0):
+    """A race of two drivers (and ``legends``) at ``track`` with ``modules``, its map opened
+    over the window."""
+    from dataclasses import replace
+
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+    from companion.ui.views.race_form import RaceForm
+
+    app = ui.app
+    form = RaceForm(seed=seed)
+    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                    enumerate(zip(CAR_COLOURS, ("Maximilianus", "Bartholomew"), strict=False),
+                              start=1)]
+    form.set_legends(legends)
+    app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
+    ui.pump(3)
+    app.sm.current_screen.show_map()
+    ui.pump(3)
+    return _zoom(ui)
+
+
 def test_a_tap_on_the_map_opens_it_larger_with_the_same_cars_and_a_tap_closes_it(ui) -> None:
     _race(ui)
     app = ui.app
@@ -211,32 +233,19 @@ def test_the_map_over_the_window_says_the_race_s_own_rules(ui, language: str) ->
     or Road Condition tokens (found by a table test), while they change Cooldown, slipstream
     and corner limits. The map opened over the window says them, one sentence each, above its
     hint, and the map keeps most of the window at 800x480; a race without them says none."""
-    from dataclasses import replace
 
     import tracks
     from companion.engine.modules import RaceModules, Road, Weather
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
-    from companion.ui.views.race_form import RaceForm
     from companion.ui.views.words import event_line, road_line
 
     app = ui.app
     app.set_language(language)
     track = tracks.load_track("usa")
     lines = [c.line_after for c in track.corners]
-    form = RaceForm(seed=1)
-    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                    enumerate(zip(CAR_COLOURS, ("Maximilianus", "Bartholomew"), strict=False),
-                              start=1)]
     road = {lines[0]: Road.LIMIT_MINUS, lines[1]: Road.OVERHEAT, lines[2]: Road.WEATHER,
             lines[3]: Road.FREE_BOOST}
     modules = RaceModules(event="turbulent-winds", weather=Weather.RAIN, road=road)
-    app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
-    ui.pump(3)
-    screen = app.sm.current_screen
-    screen.show_map()
-    ui.pump(3)
-    hint = _zoom(ui).hint
+    hint = _zoom_over_race(ui, track, modules).hint
     said = hint.text.split("\n")
     assert said[0] == event_line("turbulent-winds")
     assert _("Rain") in said[1]
@@ -264,13 +273,9 @@ def test_a_chicane_s_road_token_is_said_of_both_its_corners(ui, language: str) -
     words named the first corner alone (found by a table test). Every corner whose ring is
     filled is named in the words, and the chicane's line names both its corners."""
     import re
-    from dataclasses import replace
 
     import tracks
     from companion.engine.modules import RaceModules, Road
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
-    from companion.ui.views.race_form import RaceForm
     from companion.ui.views.words import road_line
 
     app = ui.app
@@ -279,17 +284,8 @@ def test_a_chicane_s_road_token_is_said_of_both_its_corners(ui, language: str) -
         track = tracks.load_track("japan")
         first, second = track.corners[0], track.corners[1]
         assert second.chicane_with == first.line_after  # corners 1 and 2: a chicane
-        form = RaceForm(seed=1)
-        form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                        enumerate(zip(CAR_COLOURS, ("Maximilianus", "Bartholomew"),
-                                      strict=False), start=1)]
         road = {first.line_after: Road.LIMIT_MINUS, track.corners[4].line_after: Road.LIMIT_PLUS}
-        app.open_session(app.log().new_race(replace(form.setup(track),
-                                                    modules=RaceModules(road=road))))
-        ui.pump(3)
-        app.sm.current_screen.show_map()
-        ui.pump(3)
-        zoom = _zoom(ui)
+        zoom = _zoom_over_race(ui, track, RaceModules(road=road))
         filled = [number for number, (_limit, changed) in enumerate(zoom.map.limits, start=1)
                   if changed]
         assert filled == [1, 2, 5]
@@ -371,14 +367,10 @@ def test_many_rules_go_beside_the_map_where_it_is_drawn_larger(ui, language: str
     numbers run together ("1110"; found by a table test). The words stand beside the map, whole
     and on screen, where the track is drawn larger than with them under it (its band 14.1 px
     against 9.0 in English) and than on the race screen, every corner's space numbered."""
-    from dataclasses import replace
 
     import tracks
     from companion.engine.modules import RaceModules, Road, Weather
-    from companion.ui.views.drivers import Driver
     from companion.ui.views.modules_form import token_corners
-    from companion.ui.views.names import CAR_COLOURS
-    from companion.ui.views.race_form import RaceForm
 
     app = ui.app
     app.set_language(language)
@@ -387,18 +379,9 @@ def test_many_rules_go_beside_the_map_where_it_is_drawn_larger(ui, language: str
         kinds = list(Road)
         road = {corner.line_after: kinds[n % len(kinds)]
                 for n, corner in enumerate(token_corners(track))}
-        form = RaceForm(seed=3)
-        form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                        enumerate(zip(CAR_COLOURS, ("Maximilianus", "Bartholomew"),
-                                      strict=False), start=1)]
-        form.set_legends(2)
         modules = RaceModules(event="turbulent-winds", weather=Weather.STORM, road=road)
-        app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
-        ui.pump(3)
+        zoom = _zoom_over_race(ui, track, modules, seed=3, legends=2)
         screen = app.sm.current_screen
-        screen.show_map()
-        ui.pump(3)
-        zoom = _zoom(ui)
         big, hint = zoom.map, zoom.hint
         assert len(hint.text.split("\n")) >= 11
         assert hint.x >= big.right - 1  # beside the map
