@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.engine import Phase, Rejection
-from companion.i18n import N_, Text, _
+from companion.i18n import N_, Text, _, listed
 from companion.i18n.counts import fill
 
 from .controller import RaceController
@@ -198,7 +198,7 @@ class HardwareBridge:
                 # (a table test found it said only on Settings and the Hardware check)
                 controller.refuse(N_("Table hub {hub} is offline: seats {seats} use the "
                                      "screen until it is back."), hub=event.hub,
-                                  seats=", ".join(str(seat) for seat in self.hub.seats))
+                                  seats=listed(str(seat) for seat in self.hub.seats))
         elif isinstance(event, InputRejected):
             rejected = event.reason
             if event.seat is not None:  # the table's only seat-level refusal: a dial between

@@ -577,3 +577,18 @@ def test_next_says_why_when_end_turn_is_greyed(table) -> None:
     app.poll_hardware()
     assert controller.error == end.why
     assert app.session.actions() == before
+
+
+def test_the_seats_found_are_listed_as_the_language_lists(table) -> None:
+    """The Hardware check in Traditional Chinese said "座位 1, 2, 3, 4" (an English comma
+    between the seats: found by a table test); seats are listed as names are ("1、 2")."""
+    harness, _fake = table
+    app = _race(harness)
+    app.set_language("zh_TW")
+    try:
+        app.show("settings")
+        harness.player.press("hardware check")
+        summary = find(app.sm.current_screen, "hw summary").text
+        assert "1、 2、 3、 4" in summary and "1, 2" not in summary, summary
+    finally:
+        app.set_language("en")

@@ -147,7 +147,7 @@ class HardwareMixin:
             self.hardware_status = i18n._("No table hardware found: touch only.")
             self.hardware_notice = i18n._("No table hardware found: touch only")
         else:
-            seats = ", ".join(str(s) for s in getattr(self.hardware, "seats", ()))
+            seats = i18n.listed(str(s) for s in getattr(self.hardware, "seats", ()))
             self.hardware_status = i18n._("Table hardware found: seats {seats}.").format(
                 seats=seats)
             self.hardware_notice = (

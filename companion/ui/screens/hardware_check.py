@@ -15,7 +15,7 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.i18n import _
+from companion.i18n import _, listed
 
 from ..views.hardware_words import reason_technical, reason_text
 from ..views.names import car_label
@@ -94,7 +94,7 @@ class HardwareCheckScreen(BaseScreen):
             else _("waiting"))
         self.ids.hub.text = _("Hub {hub} (seats {seats}): {state}").format(
             hub=info.name or getattr(hub, "name", ""),
-            seats=", ".join(str(s) for s in getattr(hub, "seats", ())) or "-", state=state)
+            seats=listed(str(s) for s in getattr(hub, "seats", ())) or "-", state=state)
         stats = getattr(hub, "stats", None)
         if stats is None:
             self.ids.hub_stats.text = ""
