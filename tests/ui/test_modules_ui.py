@@ -74,7 +74,7 @@ def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
             if car.eliminated:
                 name = car_label(state, car.id)  # unnamed: the colour's name ("Red")
                 assert find(screen, f"order name {car.id}").text == name
-                assert find(screen, f"space {car.id}").text == "Out"
+                assert find(screen, f"space {car.id}").text == "DNF"
                 seen_out = True
             else:
                 assert find(screen, f"sponsors {car.id}").text == str(car.sponsors)
@@ -241,7 +241,7 @@ def test_a_car_out_shows_no_lap_gear_heat_or_stress(ui, press, language: str) ->
                 ui.player.step()
         assert out is not None and out.stress_taken  # the spin-out's Stress, at least
         ui.pump(2)
-        assert find(screen, f"space {out.id}").text == {"en": "Out", "zh_TW": "淘汰",
+        assert find(screen, f"space {out.id}").text == {"en": "DNF", "zh_TW": "淘汰",
                                                           "ko": "탈락"}[language]
         for column in ("lap", "gear", "heat", "stress"):
             assert find(screen, f"{column} {out.id}").text == "-", column

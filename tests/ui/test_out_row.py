@@ -43,6 +43,8 @@ def test_a_car_out_has_a_row_as_tall_as_the_others(ui, language: str) -> None:
             heights = {row.car: find(screen, f"order {row.car}").height for row in rows}
             assert heights == racing, (out.label, heights)
             assert find(screen, f"order name {out.car}").text == out.label
-            assert find(screen, f"space {out.car}").text == _("Out")
+            assert find(screen, f"space {out.car}").text == _("DNF")
+        # not the outside spot's word ("8 out" beside "Out" read alike: a table test)
+        assert _("DNF").casefold() != _("out").casefold()
     finally:
         app.set_language("en")

@@ -345,7 +345,7 @@ def test_a_car_out_keeps_its_mark_and_its_name_whole_or_cut_at_the_end(ui, langu
         table.show(rows, False)
         ui.pump(3)
         for row in rows:
-            assert find(screen, f"space {row.car}").text == _("Out")
+            assert find(screen, f"space {row.car}").text == _("DNF")
             name = find(screen, f"order name {row.car}")
             assert name.text == row.label
             name.texture_update()

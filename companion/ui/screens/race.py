@@ -282,6 +282,6 @@ class RaceScreen(BaseScreen):
                             "at the round's start)."), words)
         view = self._view
         if view is not None and view.sponsors:
-            words = sentences(words, _("Out: the car is out of the race."),
+            words = sentences(words, _("DNF: the car is out of the race (did not finish)."),
                               _("Spons.: the Sponsorship cards the driver has won."))
         explain(self.ids.order, words)

@@ -3,7 +3,8 @@ stands in the rulings' words (space and spot), and which cars the last input mov
 
 Columns: the car (its colour as a disc for a driver, a square for a Legend, as on the map, and
 the driver's name or the Legend's colour), **Space** ("23 RL": space 23 on the Race Line; "23
-out": the other spot; "1st": finished, its place; "Out": out of the race, its name greyed),
+out": the other spot; "1st": finished, its place; "DNF": out of the race, did not finish, its
+name greyed; zh_TW 淘汰, ko 탈락),
 Lap, Gear, Heat (in the engine / in all), Stress (cards taken) and, in races with modules,
 Sponsorship cards. The Space cell of every car the last input moved is lit (filled in the
 accent colour): that is where the table puts it now.
@@ -69,13 +70,14 @@ PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
 
 def spot_text(row: OrderRow) -> str:
     """Where the car is, as the Space column says it: "23 RL", "23 out", "1st" (finished: its
-    place on the podium), "Out" (out of the race: the mark has a column's room, where "Out:
-    Konstantinos" before the name took the row two lines), "-"."""
+    place on the podium), "DNF" (out of the race, did not finish: the mark has a column's room,
+    where "Out: Konstantinos" before the name took the row two lines; "Out" there read as the
+    outside spot's "out", found by a table test), "-"."""
     if row.finished_place:
         place = row.finished_place
         return _(PLACES[place - 1]) if place <= len(PLACES) else f"P{place}"
     if row.eliminated:
-        return _("Out")
+        return _("DNF")
     if not row.on_track:
         return "-"
     return f"{row.space} " + (_("RL") if row.race_line else _("out"))
