@@ -169,5 +169,16 @@ class DeckSim:
         for _ in range(count):
             self.discard.remove(HEAT)
 
+    def heat_leaves_game(self, count: int) -> None:
+        """Heat cards out of the game (Pressure cooker, docs/rules.md §3.3): the one the engine
+        gave up just now lies on the discard pile; with the engine empty, one from the cards
+        outside it, the discard pile first, then the hand, then the draw pile."""
+        for _ in range(count):
+            pile = next((p for p in (self.discard, self.hand, self.draw_pile) if HEAT in p),
+                        None)
+            if pile is None:
+                raise AssertionError("deck simulation: no Heat card left to leave the game")
+            pile.remove(HEAT)
+
     def stress_to_hand(self, count: int) -> None:
         self.hand.extend([STRESS] * count)

@@ -106,6 +106,8 @@ class _Runner:
                 sim.heat_to_engine(delta)
             elif delta < 0:
                 sim.heat_to_discard(-delta)
+            if new.heat < old.heat:  # Heat out of the game (Pressure cooker): the engine's
+                sim.heat_leaves_game(old.heat - new.heat)  # went to the discard pile above
             sim.stress_to_hand(new.stress_taken - old.stress_taken)
             if new.sponsors > old.sponsors:
                 sim.gain_sponsors(new.sponsors - old.sponsors)

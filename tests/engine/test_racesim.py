@@ -86,3 +86,27 @@ def test_drivers_keep_their_hands_honest_with_garage_decks() -> None:
         run = run_race(RaceSetup(track=track, cars=cars, laps=1, seed=len(name)), seed=5,
                        driver=driver, max_rounds=60, require_finish=False)
         assert run.final is not None and run.final.round >= 5, name
+
+
+def test_a_pressure_cooker_race_keeps_the_decks_honest() -> None:
+    """Pressure cooker (docs/rules.md §3.3, 1965 race 4): each lap completed removes 1 Heat
+    from the game, from the engine, else from the cards outside it. The generator moved the
+    engine's to the discard pile and knew nothing of one taken from outside the engine, so its
+    decks and the engine disagreed ("the deck holds 7 Heat out of the engine, the engine says
+    6": found by a table test's season); it takes them out of the game too."""
+    from companion.championship.season import Season
+    from companion.championship.seasons import official_season
+
+    cars = tuple(CarEntry(colour, name) for colour, name in
+                 zip(("red", "blue", "green", "yellow"), "ABCD", strict=True)) + tuple(
+        CarEntry(colour, "", legend=True) for colour in ("black", "grey"))
+    season = Season(official_season("1965"), cars)
+    for race in range(4):
+        setup = season.next_race_setup(seed=10 + race)
+        run = run_race(setup, seed=10 + race, driver=DRIVERS["sensible"])
+        assert run.final is not None and run.final.over
+        season = season.with_result(run.final)
+    assert setup.modules.event == "pressure-cooker"
+    first, final = run.states[0], run.final
+    assert sum(first.car(c.id).heat - final.car(c.id).heat for c in final.cars
+               if not c.legend) > 0  # Heat did leave the game
