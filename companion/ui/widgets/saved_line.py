@@ -36,6 +36,17 @@ class SavedLine(BoxLayout):  # type: ignore[misc]
         self.row.add_widget(self.words)
         self.row.add_widget(self.button)
         self.path.bind(height=lambda *_a: self._fit())
+        for size in ("tap", "fs", "fs_small"):  # the sizes follow the window (settings._resize)
+            app.bind(**{size: self._follow_sizes})
+
+    def _follow_sizes(self, app: Any, _value: Any) -> None:
+        """The row, its button and its gap at the app's sizes of now: built at the window's
+        first size, the row stayed 56 px tall at 1280x720 (85 px when the app starts there)."""
+        self.row.height = app.tap
+        self.row.spacing = app.fs * 0.4
+        self.button.width = app.tap * 2.4
+        self.button.font_size = app.fs_small
+        self._fit()
 
     def say(self, words: Text, where: Text | None = None) -> None:
         """Show ``words()`` and, on demand, ``where()`` (each called again after a language
