@@ -614,3 +614,41 @@ def test_the_lap_chart_marks_the_last_car_out_once_at_its_name(ui) -> None:
         y = box[1] + box[3] / 2
         assert _dots(chart, picture, right - 3, box[0] - 1, y, ground) == 1, language
     app.set_language("en")
+
+
+def test_a_driver_who_won_no_sponsorship_card_is_not_told_so(ui) -> None:
+    """A 1962 season's race (Press Corners: Sponsorship cards): a driver who won none read
+    "Won 0 Sponsorship cards" under its place, a line of noise in a list that scrolls; it says
+    nothing of cards now (its entry is its place and the round it finished in), while a driver
+    who won some still reads "Won 1 Sponsorship card", in en, zh_TW and ko."""
+    from companion.championship.seasons import SEASONS
+    from companion.engine import CarEntry
+    from companion.ui.views.next_race import plan_next_race
+
+    app = ui.app
+    store = app.season_store()
+    cars = tuple(CarEntry(colour, name) for colour, name in zip(
+        ("red", "blue", "green", "yellow", "grey", "black"), LONG_NAMES["mixed"], strict=True))
+    season_id = store.create_season(SEASONS["1962"], cars)
+    plan = plan_next_race(store, season_id, seed=5)
+    assert plan is not None
+    app.season_id = season_id
+    app.open_session(play_out(store.start_race(plan.season_id, plan.setup({})), seed=2))
+    assert app.sm.current == "results"
+    state = app.session.state  # seed 2: blue (1st) and black (4th) won none
+    none = [c for c in state.cars if not c.sponsors and c.finished_place]
+    some = [c for c in state.cars if c.sponsors and c.finished_place]
+    assert none and some
+    for language, noun in (("en", "Sponsorship"), ("zh_TW", "贊助卡"), ("ko", "스폰서")):
+        app.set_language(language)
+        try:
+            ui.pump(2)
+            screen = app.sm.current_screen
+            for car in none:
+                words = find(screen, f"place {car.finished_place} words").text
+                assert noun not in words and "\n" not in words, (language, words)
+            for car in some:
+                words = find(screen, f"place {car.finished_place} words").text
+                assert noun in words.splitlines()[1], (language, words)
+        finally:
+            app.set_language("en")

@@ -12,7 +12,6 @@ from companion.i18n import _
 from companion.i18n.counts import fill_kept
 
 from ..views.names import car_label, track_title
-from ..views.race_view import uses_sponsors
 from ..views.results import lap_chart, results_document, results_paths, save_results
 from ..widgets.basic import MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: results.kv
 from ..widgets.lap_chart import LapChartView  # noqa: F401 - used by results.kv
@@ -28,13 +27,13 @@ def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
     "…得到 1" / "張贊助卡" was read apart). The Sponsorship cards' line does not name the
     driver again under the headline that does: "Bartholomews won 1 Sponsorship card" wrapped
     as "…won 1 Sponsorship" / "card" beside the scroll bar's gutter (a list of six with its
-    folder); "Won 1 Sponsorship card" keeps its noun whole on one line."""
-    sponsors = uses_sponsors(state)
+    folder); "Won 1 Sponsorship card" keeps its noun whole on one line. A driver who won none
+    is told nothing of cards ("Won 0 Sponsorship cards" was noise in a list that scrolls)."""
     lines = []
     for car, place, rnd in state.results:
         name = car_label(state, car)
         words = [fill_kept(_("Finished in round {round}"), round=rnd)]
-        if sponsors and not state.car(car).legend:
+        if state.car(car).sponsors and not state.car(car).legend:
             words.append(fill_kept(_("Won {cards} Sponsorship card(s)"),
                                    cards=state.car(car).sponsors))
         lines.append((f"place {place}", _("{place}. {car}").format(place=place, car=name),
@@ -43,7 +42,7 @@ def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
         name = car_label(state, car.id)
         words = [fill_kept(_("Out in round {round}: no place"), round=car.eliminated_at[0])
                  if car.eliminated_at is not None else _("Eliminated: did not finish")]
-        if sponsors and not car.legend:
+        if car.sponsors and not car.legend:
             words.append(fill_kept(_("Won {cards} Sponsorship card(s)"), cards=car.sponsors))
         lines.append((f"out {car.id}", name, "\n".join(words), True))
     return lines
