@@ -3,7 +3,13 @@
 no draft, the storage fault screen with no fault. Each was blank: a tap on Undo, Redo or No swap
 stopped the app (AttributeError on the missing race or draft), and the fault screen had no
 button at all, no way out. Each now says in words what is missing, every button it shows can
-be tapped without harm, and one leads back to Start; in en, zh_TW and ko."""
+be tapped without harm, and one leads back to Start; in en, zh_TW and ko.
+
+The same for Standings with no season (blank, its orange button with no text that did nothing:
+it says no season is open and Back lists the seasons), Next race with no race (its Garage deck
+button had no text: it says why there is none, the deck button goes, Back leads Home) and
+Results with no race (a blank area and an empty chart: it says there is no race to show, no
+chart, Home leads back)."""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ import pytest
 from kivy.uix.label import Label
 
 from companion.ui.widgets.basic import Btn
+from companion.ui.widgets.line_chart import LineChart
 from companion.ui.widgets.lookup import walk
 
 pytestmark = pytest.mark.ui
@@ -24,12 +31,15 @@ def _buttons(screen) -> list[Btn]:
     return [w for w in walk(screen) if isinstance(w, Btn) and _shown(w)]
 
 
-@pytest.mark.parametrize("name", ["race", "draft", "storagefault"])
+@pytest.mark.parametrize(("name", "back"), [
+    ("race", "start"), ("draft", "start"), ("storagefault", "start"),
+    ("standings", "seasons"), ("nextrace", "start"), ("results", "start")])
 @pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
-def test_a_screen_with_nothing_to_show_says_so_and_leads_back(ui, name: str,
+def test_a_screen_with_nothing_to_show_says_so_and_leads_back(ui, name: str, back: str,
                                                               language: str) -> None:
     app = ui.app
     assert app.controller is None and getattr(app, "draft_flow", None) is None
+    assert app.session is None and app.season_id is None
     try:
         app.set_language(language)
         count = len(_buttons(app.show(name)))
@@ -40,12 +50,16 @@ def test_a_screen_with_nothing_to_show_says_so_and_leads_back(ui, name: str,
             words = [w.text for w in walk(screen) if isinstance(w, Label)
                      and not isinstance(w, Btn) and _shown(w) and w.text.strip()]
             assert words, f"{name}: nothing says why it is empty"
-            button = _buttons(screen)[index]
+            shown = _buttons(screen)
+            assert all(b.text.strip() for b in shown), f"{name}: a button with no text"
+            assert not [w for w in walk(screen) if isinstance(w, LineChart) and _shown(w)], (
+                f"{name}: an empty chart")
+            button = shown[index]
             button.dispatch("on_release")  # never stops the app; a greyed one says why
             ui.pump(2)
-            if app.sm.current == "start":
+            if app.sm.current == back:
                 break
         else:
-            raise AssertionError(f"{name}: no button leads back to Start")
+            raise AssertionError(f"{name}: no button leads back to {back}")
     finally:
         app.set_language("en")

@@ -54,11 +54,26 @@ class NextRaceScreen(BaseScreen):
         plan = self.plan
         box = self.ids.info
         box.clear_widgets()
+        deck = self.ids.deck
         if plan is None:
+            # opened with no race (a fresh app's first screen): its deck button had no text;
+            # it says why there is none, the deck button goes, and with no season open Back
+            # leads Home (the Standings it led to had none to show)
             self.ids.title.text = _("No race to start.")
+            why = (_("No season is open: Championship on Home opens one.")
+                   if app.season_id is None else
+                   _("This season has no race to start now: Back shows its Standings."))
+            label = ToneLabel(text=why, tone="muted")
+            label.test_name = "no race"
+            box.add_widget(label)
+            if app.season_id is None:
+                self.back_to = "start"
             self.ids.draft.disabled = True
             self.ids.draft.why_disabled = _("No race to start.")
+            deck.text, deck.disabled, deck.opacity = "", True, 0
+            deck.size_hint_x, deck.width = None, 0
             return
+        deck.disabled, deck.opacity, deck.size_hint_x = False, 1, 0.4
         self.ids.draft.disabled = False
         names = plan.names()
         race = plan.race

@@ -129,8 +129,9 @@ class ResultsScreen(BaseScreen):
             self._pending.cancel()
             self._pending = None
         if session is None:
-            self.ids.saved_line.clear()
+            self._no_race()
             return
+        self._race_shown(True)
         self.prepare()
         if self._shown_race != session.race_id:  # another race's results: its folder hidden
             self._shown_race = session.race_id  # until asked for (as the first race's was)
@@ -154,6 +155,30 @@ class ResultsScreen(BaseScreen):
             self._pending = Clock.schedule_once(lambda _dt: self._chart_and_save(), 0)
         else:
             self._chart_and_save()
+
+    def _no_race(self) -> None:
+        """Opened with no race (a fresh app's first screen): a blank area beside an empty
+        chart; it says there is no race to show and where the races are, without the chart,
+        Export and Standings (Races and Home lead on)."""
+        self._shown_race = None
+        self.ids.saved_line.clear()
+        self.ids.title.text = _("Results")
+        self._race_shown(False)
+        self._standings_button(False)
+        box = self.ids.standings
+        box.clear_widgets()
+        box.add_widget(ToneLabel(
+            text=_("No race to show: Races lists the races played."), tone="muted"))
+
+    def _race_shown(self, shown: bool) -> None:
+        """The lap chart beside the finishing order, and Export, for a race on show; with
+        none, the list takes the row (it says there is no race) and Export is greyed."""
+        self.ids.listing.size_hint_x = 0.36 if shown else 1
+        chart = self.ids.chart
+        chart.size_hint_x, chart.opacity = (0.64, 1) if shown else (0, 0)
+        export = self.ids.export
+        export.disabled = not shown
+        export.why_disabled = "" if shown else _("No race to export.")
 
     def _chart_and_save(self) -> None:
         """The lap chart (the race file replayed) and, for a race that is over, the results

@@ -76,7 +76,10 @@ class StandingsScreen(BaseScreen):
     def refresh(self) -> None:
         app = App.get_running_app()
         if app.season_id is None:
+            self._no_season()
             return
+        self.ids.chart.opacity = 1
+        self.ids.export.disabled = False
         self.stored = stored = app.season_store().season(app.season_id)
         season = stored.season
         definition = season.definition
@@ -124,6 +127,28 @@ class StandingsScreen(BaseScreen):
         from kivy.clock import Clock
 
         Clock.schedule_once(lambda _dt: self.export_chart(), 0)
+
+    def _no_season(self) -> None:
+        """Opened with no season (a fresh app's first screen): it was blank, an empty chart
+        beside an orange button with no text that did nothing; it says no season is open,
+        Back lists the seasons, and the table takes the row (no chart, no Next race)."""
+        self.stored, self.saved_for = None, None
+        self.ids.title.text = _("Standings")
+        box = self.ids.table
+        box.clear_widgets()
+        box.parent.size_hint_x = 1
+        box.add_widget(ToneLabel(text=_("No season is open: Back lists the seasons."),
+                                 tone="muted"))
+        box.add_widget(BoxLayout())
+        chart = self.ids.chart
+        chart.opacity, chart.size_hint_x = 0, 0
+        self.ids.note.text = ""
+        self.ids.export.disabled = True
+        self.ids.export.why_disabled = _("No season is open: Back lists the seasons.")
+        button = self.ids.next
+        button.text, button.disabled, button.opacity = "", True, 0
+        button.size_hint_x, button.width = None, 0
+        self.ids.saved_line.clear()
 
     @staticmethod
     def champion_words(season: Any) -> str:
