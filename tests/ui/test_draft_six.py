@@ -95,3 +95,51 @@ def test_six_long_names_in_the_draft(ui, names) -> None:
     finally:
         app.set_language("en")
     assert not problems, problems[:4]
+
+
+@pytest.mark.parametrize("names", [LATIN, CJK], ids=["latin", "cjk"])
+def test_the_hands_take_the_row_when_the_draft_is_done(ui, names) -> None:
+    """The draft done (six drivers of twelve-letter names, three cards each, 800x480): the
+    hands stayed in the right third of the screen, a column that scrolled (1,177 px of it in a
+    view of 303) beside two thirds left empty where the cards had been. With nothing left to
+    pick, the hands take the row, side by side (three to a row), each name whole on its line
+    and no hand cut, in en, zh_TW and ko."""
+    from companion.ui.widgets.basic import MoreBelow
+
+    app = ui.app
+    _open_draft(app, ui.pump, names)
+    screen = app.sm.current_screen
+    flow = app.draft_flow
+    while flow.mode != "done":
+        if flow.mode == "swap":
+            screen.skip()
+        else:
+            screen.tap(flow.view().market[0].index)
+    problems: list[object] = []
+    try:
+        for language in ("en", "zh_TW", "ko"):
+            app.set_language(language)
+            screen.refresh()
+            ui.pump(3)
+            view = screen.ids.hands_view
+            row = view.parent
+            cards = screen.ids.cards_view
+            assert view.width >= row.width - 1, (language, view.width, row.width)
+            assert cards.width == 0 or cards.opacity == 0, language
+            hands = find_all(screen, "hand ")
+            assert len(hands) == 6
+            assert len({round(hand.to_window(hand.x, hand.y)[0]) for hand in hands}) >= 3
+            shown = [w for w in screen.walk() if isinstance(w, MoreBelow) and w.opacity > 0
+                     and w.width > 0]
+            assert shown == [view], language
+            for hand in hands:
+                lines = _lines(hand)
+                if lines[0].strip() not in names:  # a name on one line, whole
+                    problems.append((language, "name broken", lines[:2]))
+                if hand.texture_size[0] > hand.width or hand.texture_size[1] > hand.height:
+                    problems.append((language, "hand cut", lines))
+                if _right(hand) > _right(view) - view.bar_width + 0.5:
+                    problems.append((language, "under the bar", lines[0]))
+    finally:
+        app.set_language("en")
+    assert not problems, problems[:4]

@@ -122,9 +122,14 @@ def test_draft_refuses_a_pick_out_of_turn(ui, press) -> None:
 
 
 def _hands_shown(screen) -> list[str]:
-    """The drivers whose cards the draft screen lists, top to bottom."""
+    """The drivers whose cards the draft screen lists, as they read: top to bottom, and left
+    to right where they stand side by side (the draft done, they take the row)."""
+    def place(label) -> tuple[float, float]:
+        x, top = label.to_window(label.x, label.top)
+        return -round(top), x
+
     return [label.test_name.removeprefix("hand ")
-            for label in reversed(screen.ids.hands.children)]
+            for label in sorted(find_all(screen.ids.hands, "hand "), key=place)]
 
 
 def test_the_draft_lists_the_hands_in_the_order_the_drivers_pick(ui, press) -> None:

@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
 
 from companion.i18n import _
 
 from ..widgets.basic import Btn, MoreBelow, TLabel  # noqa: F401 - MoreBelow: draft.kv
+from ..widgets.text_fit import FIT
 from ..widgets.touch_gate import PromptGate
 from .base import BaseScreen
 
@@ -97,19 +100,71 @@ class DraftScreen(BaseScreen):
                 button.bind(on_release=lambda _b, i=card.index: self.tap_own(i))
                 own.add_widget(button)
             box.add_widget(own)
+        done = view.mode == "done"
+        self._hands_take_the_row(done)
         hands = self.ids.hands
         hands.clear_widgets()
+        labels = []
         for car, text in view.hands:
             label = TLabel(text=f"[b]{flow.name(car)}[/b]\n{text}", markup=True,
                            font_size=app.fs_small)
             label.test_name = f"hand {car}"
-            hands.add_widget(label)
+            labels.append(label)
+        if done and labels:  # side by side, as many to a row as their lines fit
+            from kivy.core.window import Window
+
+            gap = app.fs * 0.6
+            room = Window.width - app.fs * 0.8 - self.ids.hands_view.bar_width - app.fs * 0.2
+            # a column as wide as a name in bold needs, and 13 letters at least (a card's
+            # line of figures may take two lines: three hands to a row at 800x480)
+            least = max(app.fs_small * 13, *(FIT.width(flow.name(car), app.fs_small) * 1.1
+                                               for car, _text in view.hands))
+            cols = max(1, min(len(labels), int((room + gap) // (least + gap))))
+            grid = GridLayout(cols=cols, spacing=(gap, app.fs * 0.3), size_hint_y=None)
+            grid.bind(minimum_height=grid.setter("height"))
+            for start in range(0, len(labels), cols):
+                for cell in _top_aligned(labels[start:start + cols]):
+                    grid.add_widget(cell)
+            hands.add_widget(grid)
+        else:
+            for label in labels:
+                hands.add_widget(label)
         self.ids.skip.disabled = view.mode != "swap"
         self.ids.skip.opacity = 1 if view.mode == "swap" else 0
         self.ids.start.disabled = view.mode != "done"
         self.ids.start.why_disabled = view.start_why
         self.ids.skip.gate = self.gate
         self.ids.start.gate = self.gate
+
+
+    def _hands_take_the_row(self, done: bool) -> None:
+        """With nothing left to pick the hands take the row the cards shared with them (they
+        stayed in its right third, a column that scrolled, beside two thirds left empty)."""
+        cards, hands = self.ids.cards_view, self.ids.hands_view
+        # out of sight and of the row (width 0: not over the hands, not taking their touches)
+        cards.size_hint_x, cards.width, cards.opacity, cards.disabled = (
+            (None, 0, 0, True) if done else (0.66, cards.width, 1, False))
+        hands.size_hint_x = 1 if done else 0.34
+        cards.parent.spacing = 0 if done else App.get_running_app().fs * 0.4
+
+
+def _top_aligned(row: list[TLabel]) -> list[BoxLayout]:
+    """The labels of a grid's row, each at the top of a cell as tall as the row's tallest
+    (the grid set a shorter hand at the foot of its row, its name a line lower than the
+    others')."""
+    cells = [BoxLayout(orientation="vertical", size_hint_y=None) for _label in row]
+
+    def fit(*_args: Any) -> None:
+        tallest = max(label.height for label in row)
+        for cell in cells:
+            cell.height = tallest
+
+    for label, cell in zip(row, cells, strict=True):
+        cell.add_widget(label)
+        cell.add_widget(Widget())
+        label.bind(height=fit)
+    fit()
+    return cells
 
 
 def _fits_its_text(button: Btn, row: list[Btn]) -> None:
