@@ -63,3 +63,16 @@ def test_a_screen_with_nothing_to_show_says_so_and_leads_back(ui, name: str, bac
             raise AssertionError(f"{name}: no button leads back to {back}")
     finally:
         app.set_language("en")
+
+
+def test_the_storage_screen_with_no_fault_says_so_in_no_warning_colour(ui) -> None:
+    """"Nothing is wrong with the storage." stood in the red of a fault (found by a table
+    test): in the colour of good news; a real fault's title keeps the warning colour."""
+    app = ui.app
+    screen = app.show("storagefault")
+    ui.pump(2)
+    title = screen.ids.title
+    assert title.text == "Nothing is wrong with the storage."
+    assert list(title.color) == list(app.c_ok)
+    screen.faulty = True
+    assert list(title.color) == list(app.c_warn)

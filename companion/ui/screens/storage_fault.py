@@ -9,6 +9,7 @@ It shows the App's ``fault_view()`` (``companion.ui.views.storage_fault``); ever
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.properties import BooleanProperty
 
 from companion.i18n import _
 
@@ -17,9 +18,14 @@ from .base import BaseScreen
 
 
 class StorageFaultScreen(BaseScreen):
+    faulty = BooleanProperty(True)
+    """A fault is shown: the title in the warning colour (with none, "Nothing is wrong with
+    the storage." read as an alarm in it: found by a table test)."""
+
     def refresh(self) -> None:
         app = App.get_running_app()
         view = app.fault_view()
+        self.faulty = view is not None
         box = self.ids.actions
         box.clear_widgets()
         if view is None:  # opened with no fault (a fresh app's first screen): it was blank, with
