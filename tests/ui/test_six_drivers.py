@@ -256,7 +256,7 @@ def test_six_long_names_leave_the_map_room(ui, language: str) -> None:
     the column and left the map a 60 px thumbnail whose corner markers sat on each other
     (found by a table test). The table now keeps to its share of the column
     (``TABLE_SHARE``): past it, a long name is cut on one line (the gear panel writes it
-    whole). Two such names, with room to spare, are whole."""
+    whole). Two such names, with room to spare, are whole on one line."""
     from companion.ui.widgets import text_cache
     from companion.ui.widgets.race_table import MIN_NAME_FONT, TABLE_SHARE
 
@@ -281,11 +281,11 @@ def test_six_long_names_leave_the_map_room(ui, language: str) -> None:
         for car in app.controller.state.order:
             name = find(screen, f"order name {car}")
             name.texture_update()
-            # whole: on two lines, or on one where the map's column can widen for them
-            # (RaceScreen.share_columns: zh_TW's shorter headers leave the room)
+            # whole on one line: the map's column widens for them (RaceScreen.share_columns;
+            # in Korean it widened for no name that did not fit at the base share, and they
+            # took two lines)
             lines = len(text_cache.renderer(name)._cached_lines)
-            assert not name.shorten and not name.is_shortened and lines in (1, 2)
-            assert lines == (1 if language == "zh_TW" else 2)
+            assert not name.shorten and not name.is_shortened and lines == 1
     finally:
         app.set_language("en")
 
@@ -356,5 +356,35 @@ def test_a_car_out_keeps_its_mark_and_its_name_whole_or_cut_at_the_end(ui, langu
                     assert any(word in line for line in lines) or (
                         name.is_shortened and len(lines) == 1), (word, lines)
             assert name.font_size >= READABLE_PX, (name.text, name.font_size)
+    finally:
+        app.set_language("en")
+
+
+TWELVE_CJK = {
+    "ko": ("남궁민수황보영희제갈공명", "김철수이영희박민수최지우", "정우성한지민송강호김혜수",
+           "이병헌전도연손예진현빈이", "조인성송혜교유아인김고은", "강동원공유김태리류준열박"),
+    "zh": ("歐陽娜娜司馬長風上官婉兒", "諸葛孔明司馬懿曹操劉備關", "張飛趙雲馬超黃忠魏延姜維",
+           "孫權周瑜魯肅呂蒙陸遜甘寧", "曹丕曹植曹彰郭嘉荀彧賈詡", "袁紹袁術公孫瓚董卓呂布貂"),
+}
+"""Six twelve-character Korean names, six Chinese."""
+
+
+@pytest.mark.parametrize("names", list(TWELVE_CJK), ids=list(TWELVE_CJK))
+def test_six_twelve_character_names_are_whole_in_the_race_order(ui, names: str) -> None:
+    """Six drivers of twelve Korean (or Chinese) characters, picking gears at 800x480: the race
+    order cut every name ("강동…열박") in en and ko, its name column 128 px where a name needs
+    169 at the readable floor (found by a table test). Every name is whole on one line, at the
+    floor or larger, the gear buttons and their names as before, in en, zh_TW and ko."""
+    app = ui.app
+    start(app, TWELVE_CJK[names], 0)
+    try:
+        for language in ("en", "zh_TW", "ko"):
+            app.set_language(language)
+            ui.pump(3)
+            _check_gears(app, TWELVE_CJK[names])
+            _check_table(app)
+            for row in app.controller.view().order:
+                name = find(app.sm.current_screen, f"order name {row.car}")
+                assert name.texture_size[1] < 2 * name.font_size, (language, name.text)
     finally:
         app.set_language("en")

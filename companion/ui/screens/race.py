@@ -188,8 +188,9 @@ class RaceScreen(BaseScreen):
         one line, as far as the panel can spare: with Sponsorship's seventh column (every
         championship race) "Maximilianus" read "Maxi...anus" at 800x480 while the panel's
         gears were wider than a touch target needs (17 px to spare in all). A name too long
-        even then (a twelve-letter Chinese name) asks for nothing: it is cut or takes two
-        lines as before (:mod:`.race_table`). Otherwise the column keeps :data:`BASE_SHARE`.
+        even then gets all the panel can spare too: six twelve-character Korean names, which
+        asked for nothing, kept the column at :data:`BASE_SHARE` and were cut ("강동…열박",
+        found by a table test). Otherwise the column keeps :data:`BASE_SHARE`.
         """
         from ..widgets.race_panel import narrowest
 
@@ -200,8 +201,8 @@ class RaceScreen(BaseScreen):
         order = self.ids.order
         most = max(self.LEAST_SHARE * inner, inner - narrowest(
             App.get_running_app(), max(order.name_widths, default=0.0)))
-        fitting = [width for width in order.name_widths if order.values_width + width <= most]
-        wanted = max(self.BASE_SHARE * inner, order.values_width + max(fitting, default=0.0))
+        wanted = max(self.BASE_SHARE * inner,
+                     order.values_width + max(order.name_widths, default=0.0))
         share = min(wanted, most) / inner
         self.ids.left.size_hint_x = share
         self.ids.right.size_hint_x = 1 - share

@@ -44,6 +44,11 @@ MIN_NAME_FONT = READABLE_PX
 """A driver's name above its gear buttons shrinks no smaller (the readable floor)."""
 MIN_TAP = 48
 """The smallest touch target (px)."""
+GEAR_GAP = 0.1
+"""The gap between a driver's four gear buttons, in body text sizes (1.8 px at 800x480; the
+gap between two drivers' cells is five times as wide). At 0.2 the gears' least width left the
+race order 5 px short of six twelve-character Korean or Chinese names at the readable floor in
+English, and cut them ("강동…열박", found by a table test)."""
 
 
 def narrowest(app: Any, name_width: float) -> float:
@@ -53,7 +58,7 @@ def narrowest(app: Any, name_width: float) -> float:
     it: :meth:`RacePanel._fit_ready`; beside Clogged the line is a button tall, room for a
     name on two lines: :meth:`RacePanel._clogged_button`). The keypads' and React's buttons
     are fewer to a row."""
-    buttons = 4 * MIN_TAP + 3 * app.fs * 0.2
+    buttons = 4 * MIN_TAP + 3 * app.fs * GEAR_GAP
     named = name_width + app.fs * 0.3
     return float(2 * max(buttons, named) + app.fs * 0.5)
 
@@ -401,7 +406,8 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         ready.test_name = f"ready {row.car}"
         top.add_widget(ready)
         box.add_widget(top)
-        buttons = TouchBox(size_hint_y=None, height=height, spacing=app.fs * 0.2)  # narrowest()
+        buttons = TouchBox(size_hint_y=None, height=height,
+                           spacing=app.fs * GEAR_GAP)  # narrowest()
         built, self._in_use = self._in_use, []
         for gear in (1, 2, 3, 4):
             button = self._button(str(gear), f"gear {row.car} {gear}",

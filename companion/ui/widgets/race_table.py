@@ -41,6 +41,7 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from companion.i18n import N_, _
 
@@ -62,6 +63,9 @@ TABLE_SHARE = 0.62
 past it, a name too long for one line is cut instead."""
 NAME_STEP = 0.5
 """How much a two-line name's font shrinks per try."""
+NAME_GAP = 0.2
+"""The gap between a name and the values, in text sizes (the values' words are as far apart:
+the value columns' pad, :meth:`RaceTable._column_widths`)."""
 
 
 PLACES = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
@@ -222,7 +226,9 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self.add_widget(header)
         self._rows = []
         for _index in range(count):
-            line = RowSlot(size_hint_y=None, height=self.row_height(size), spacing=2)
+            # no spacing: the cells' pad is the space between their words, as in the header
+            # (whose cells, with no spacing, stood 2 px a column off the rows')
+            line = RowSlot(size_hint_y=None, height=self.row_height(size))
             holder = BoxLayout(size_hint_x=None, width=size * 1.3,
                                padding=(2, (self.row_height(size) - size) / 2))
             swatch = Swatch()
@@ -232,6 +238,9 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             name = Label(font_size=size, color=app.c_fg, halign="left", valign="middle")
             name.bind(size=lambda w, s: setattr(w, "text_size", s))
             line.add_widget(name)
+            # a space between the name and the values (the name may fill its room to the
+            # pixel: "…류준열박67 out" read as one)
+            line.add_widget(Widget(size_hint_x=None, width=size * NAME_GAP))
             cells = []
             for _column in range(columns - 1):
                 cell = OrderCell(size_hint_x=None, font_size=size, color=app.c_fg)
@@ -346,9 +355,8 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             return  # the same words: the same widths
         self._fitted = texts
 
-        # the swatch's box, the row's spacing (a car's row has one child more than the
-        # header: the swatch's box and the name) and a pixel for rounding
-        fixed = size * 1.3 + 2 * len(self._header) + 1
+        # the swatch's box, the gap after the name and a pixel for rounding
+        fixed = size * (1.3 + NAME_GAP) + 1
         # What the table needs for its names on one line with the values at the floor: it
         # depends on the words only, not on the width the screen gives (no back and forth
         # between the two: RaceScreen.share_columns)
@@ -365,8 +373,10 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         if self.width != self._value_font_width:
             self._value_font, self._value_font_width = None, float(self.width)
             self._widths = []
-        wanted = max((width for width in names if self.values_width + width <= self.width),
-                     default=0.0)
+        # (a name too long for the width even then wants all the floor leaves it: six
+        # twelve-character Korean names kept the values' larger font and were cut "강동…열박"
+        # in 128 px, where 150 were to be had; found by a table test)
+        wanted = max(0.0, min(max(names, default=0.0), self.width - self.values_width))
         value_font = self._value_font or size
         while True:
             widths = self._column_widths(value_font)
@@ -379,7 +389,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         for index, title in enumerate(self._header[1:]):
             for label in (title, *(cells[index] for _l, _s, _n, cells in self._rows)):
                 label.width, label.font_size = widths[index], value_font
-        self._header[0].padding = (size * 1.3 + 2, 0)  # over the names, after the swatches
+        self._header[0].padding = (size * 1.3, 0)  # over the names, after the swatches
         fonts = [name_font(name.text, size, room) for _line, _swatch, name, _cells in self._rows]
         rows = {id(line) for line, _s, _n, _c in self._rows}
         others = sum(float(child.height) for child in self.children if id(child) not in rows)
