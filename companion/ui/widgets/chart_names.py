@@ -61,6 +61,11 @@ def _may_break(before: str, after: str) -> bool:
         unicodedata.category(before) not in ("Ps", "Pi"))
 
 
+LEAST_LETTERS = 2
+"""The fewest letters of a Chinese or Korean name its second line starts with: "歐陽娜娜司馬長風上
+官婉" / "兒（淘汰）" left one letter alone before the lap chart's mark (found by a table
+test)."""
+
 HYPHEN_LETTERS = 3
 """The fewest letters of a Latin word on either side of a hyphen a name is broken at."""
 
@@ -70,8 +75,9 @@ def two_lines(text: str, size: float, room: float, name: str | None = None) -> s
     first), the second line starting inside ``name`` (by default the whole text): the points
     after a name stay with its end ("Bartholo-" / "mews: 7", never "Bartholomews:" / "7").
     Broken at a space if one serves; else between letters where :func:`_may_break` (inside a
-    Chinese or Korean name); else inside a Latin word, with a hyphen (at least
-    :data:`HYPHEN_LETTERS` letters on each side); None when it cannot be."""
+    Chinese or Korean name, at least :data:`LEAST_LETTERS` of it on the second line); else
+    inside a Latin word, with a hyphen (at least :data:`HYPHEN_LETTERS` letters on each side);
+    None when it cannot be."""
     start = text.find(name) if name else -1
     start, end = (start, start + len(name or "")) if start >= 0 else (0, len(text))
 
@@ -83,7 +89,7 @@ def two_lines(text: str, size: float, room: float, name: str | None = None) -> s
     for i in inside:
         if text[i] == " " and fits(text[:i].rstrip(), text[i + 1:].lstrip()):
             return f"{text[:i].rstrip()}\n{text[i + 1:].lstrip()}"
-    for i in inside:
+    for i in inside[LEAST_LETTERS - 1:]:  # not the name's last letter alone ("兒（淘汰）")
         first, second = text[:i], text[i:]
         if " " in (first[-1], second[0]) or not _may_break(first[-1], second[0]):
             continue

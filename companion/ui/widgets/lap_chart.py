@@ -43,11 +43,13 @@ class LapChartView(LineChart):
             rounds = max(1, chart.rounds)
             top = self.top - fs * 2.2
             bottom = self.y + fs * 2.4
-            # every name on one line (a 12-letter Chinese name and "（淘汰）" took two:
-            # found by a table test): smaller down to the floor, else cut at its end
+            # every name whole with its mark: smaller down to the floor, else on two lines
+            # (the second more than the name's last letter: "歐陽娜娜司馬長風上官婉" / "兒
+            # （淘汰）" read badly, and cut on one line, "歐陽娜娜司馬長風上…（淘汰）", it did
+            # not read at all; both found by a table test), as the points chart's names
             names = self.fitted_names(app, {car: out_label if car in chart.out else str
                                             for car in chart.cars},
-                                      bottom - fs * 0.5, top + fs * 0.5, two_lines=False)
+                                      bottom - fs * 0.5, top + fs * 0.5)
             left = self.x + fs * 2.2
             right = self.right - self.names_width(app, list(names.values()))
 
