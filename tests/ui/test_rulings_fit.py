@@ -552,3 +552,25 @@ def _widest_kept(text: str, size: float) -> float:
         parts = zip(cuts, cuts[1:], strict=False)
         widest = max([widest, *(measure(word[a:b]) for a, b in parts)])
     return widest
+
+
+def test_a_short_term_in_parentheses_is_not_broken_inside(ui) -> None:
+    """A zh_TW Garage card read "速度 0 · 1 個「+」（翻基本" / "卡） · 冷卻 3" on a narrow card
+    (found by a table test): a line broke inside a parenthesised term. A short term wholly in
+    parentheses stays on one line where it fits one, as a term in corner brackets does, at
+    every width the card's figures take; the lines counted are the lines drawn."""
+    from companion.ui.widgets.line_breaks import line_starts
+
+    text = "速度 0 · 1 個「+」（翻基本卡） · 冷卻 3"
+    term = text.index("（"), text.index("）")
+    broken, wrong = [], []
+    for width in range(100, 320, 2):
+        drawn = _drawn_lines(text, width)
+        assert "".join(drawn).replace(" ", "") == text.replace(" ", "")  # nothing lost
+        if len(drawn) != FIT.lines(text, 15, width):
+            wrong.append((width, drawn, FIT.lines(text, 15, width)))
+        starts = line_starts(text, drawn)
+        assert starts is not None, (text, drawn)
+        if any(term[0] < at <= term[1] for at in starts):
+            broken.append((width, drawn))
+    assert not (broken or wrong), (broken[:3], wrong[:3])

@@ -2,9 +2,9 @@
 a number kept with the words beside it (:func:`kept_numbers`), a Chinese line filled with the
 next clause's first characters (:func:`fill_break`), a word Kivy had to break by characters
 broken again where a line may break (:func:`orphan_break`), a short term in corner brackets
-kept on one line (:func:`kept_terms`). The rendering
-(:mod:`.text_cache`) puts these breaks in and :class:`.text_fit.TextFit` counts the lines
-they give, so both follow the same rules."""
+or parentheses kept on one line (:func:`kept_terms`). The rendering (:mod:`.text_cache`) puts
+these breaks in and :class:`.text_fit.TextFit` counts the lines they give, so both follow the
+same rules."""
 
 from __future__ import annotations
 
@@ -34,12 +34,15 @@ noun: ``companion.i18n.counts.fill_kept``)."""
 FILL_FIXES = 12
 """Line breaks put in at most per text to fill a line with a Chinese run's first characters."""
 
-QUOTES = {"「": "」", "『": "』"}
-"""Corner brackets, opening to closing: a zh_TW message quotes a button or a term in them."""
+QUOTES = {"「": "」", "『": "』", "（": "）"}
+"""Corner brackets, opening to closing: a zh_TW message quotes a button or a term in them;
+and full-width parentheses, round a short term explained ("1 個「+」（翻基本卡）", a Garage
+card's figures)."""
 
 QUOTED_KEPT = 12
-"""A term in corner brackets of at most this many characters (a button's name, an event's, a
-twelve-character name) is kept on one line where it fits one (:func:`kept_terms`)."""
+"""A term in corner brackets or parentheses of at most this many characters (a button's
+name, an event's, a twelve-character name) is kept on one line where it fits one
+(:func:`kept_terms`)."""
 
 
 _CHINESE = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
@@ -161,13 +164,14 @@ def break_allowed(before: str, after: str, hangul: bool = True) -> bool:
 
 
 def kept_terms(word: str, fits: Callable[[str], bool]) -> list[tuple[int, int]]:
-    """The short terms in corner brackets in ``word`` (a run with no spaces) that no line
-    breaks inside, each as the indexes of its opening and its closing bracket: at most
-    :data:`QUOTED_KEPT` characters between them, and the term with the closing punctuation
-    after it fitting a line (``fits``; a term wider than a line breaks as Chinese does). Kivy
-    and the filled lines broke a line anywhere in a Chinese run, so a hint read "點「重" /
-    "試」" or "只有「諮詢技" / "師」事件提供這個選擇。"."""
-    if "「" not in word and "『" not in word:
+    """The short terms in corner brackets or full-width parentheses in ``word`` (a run with no
+    spaces) that no line breaks inside, each as the indexes of its opening and its closing
+    bracket: at most :data:`QUOTED_KEPT` characters between them, and the term with the
+    closing punctuation after it fitting a line (``fits``; a term wider than a line breaks as
+    Chinese does). Kivy and the filled lines broke a line anywhere in a Chinese run, so a hint
+    read "點「重" / "試」" or "只有「諮詢技" / "師」事件提供這個選擇。", a Garage card "（翻基本" /
+    "卡）"."""
+    if not any(opening in word for opening in QUOTES):
         return []
     terms = []
     for opening, char in enumerate(word):
