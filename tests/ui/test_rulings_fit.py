@@ -574,3 +574,40 @@ def test_a_short_term_in_parentheses_is_not_broken_inside(ui) -> None:
         if any(term[0] < at <= term[1] for at in starts):
             broken.append((width, drawn))
     assert not (broken or wrong), (broken[:3], wrong[:3])
+
+
+KOREAN_COUNTED = (
+    ("Draft order: {order}. {car} picked first and may then swap one earlier Upgrade.",
+     "업그레이드 한 장을"),
+    ("{car} picked first: swap one earlier Upgrade for a card left, or skip.",
+     "업그레이드 한 장을"),
+    ("{car} is in gear {gear}: enter the {gear} card(s) revealed.", "카드 3장을"),
+)
+"""Korean messages with a counted phrase (a noun, its number, the counter), the phrase."""
+
+
+@pytest.mark.parametrize(("msgid", "phrase"), KOREAN_COUNTED)
+def test_a_korean_counted_phrase_stays_whole(ui, msgid: str, phrase: str) -> None:
+    """Next race's draft-order line in Korean broke "…업그레이드 한" / "장을 바꿀…" (found by a
+    table test): a number written as a word ("한", "두", "세") was torn from its counter, a
+    line began with "장을". A counted phrase ("업그레이드 한 장을", "카드 3장을") stays on one
+    line wherever it fits one, at every width from 120 to 420 px; the lines counted are the
+    lines drawn."""
+    from companion.ui.widgets.line_breaks import line_starts
+
+    name = "정우성한지민송강호김혜수"
+    text = i18n.translation("ko").gettext(msgid).format(
+        order=", ".join([name, "Maximilianus", "歐陽娜娜司馬長風上官婉兒"]), car=name, gear=3)
+    start = text.index(phrase)
+    broken, wrong = [], []
+    for width in range(120, 420, 4):
+        drawn = _drawn_lines(text, width)
+        assert "".join(drawn).replace(" ", "") == text.replace(" ", "")  # nothing lost
+        if len(drawn) != FIT.lines(text, 15, width):
+            wrong.append((width, drawn, FIT.lines(text, 15, width)))
+        starts = line_starts(text, drawn)
+        assert starts is not None, (text, drawn)
+        if FIT.width(phrase, 15) <= width and any(
+                start < at < start + len(phrase) for at in starts):
+            broken.append((width, drawn))
+    assert not (broken or wrong), (broken[:3], wrong[:3])

@@ -102,6 +102,21 @@ def _number_last(word: str) -> bool:
     return any("0" <= char <= "9" for char in word[-NUMBER_EDGE:])
 
 
+KOREAN_NUMBERS = frozenset(("한", "두", "세", "네", "다섯", "여섯"))
+"""Korean numbers written as words before a counter ("한 장", "두 대", "세 라운드"): one to
+six, as many as a table's cars ("열", ten, is not one: the catalog's "열" is Heat)."""
+
+KOREAN_COUNTERS = ("장", "명", "대", "번", "단", "칸", "랩", "개", "턴", "가지", "라운드")
+"""Korean counter words (what is counted: cards, drivers, cars, times, gears, spaces, laps...),
+as a word after a number begins with one ("장을", "번에")."""
+
+
+def _korean_count(before: str, word: str) -> bool:
+    """``before`` is a Korean number written as a word and ``word`` its counter ("한 장을"):
+    a counted phrase, kept as a number is with its words (:func:`kept_numbers`)."""
+    return before in KOREAN_NUMBERS and word.startswith(KOREAN_COUNTERS)
+
+
 def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> str:
     """``text`` with each space beside a number made a no-break space, so a number is never
     on one line and its noun or its verb on the next ("…takes 2" / "Stress", "…拿 2" / "張壓
@@ -113,8 +128,11 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
     so joined, would be wider than ``width`` from the last place a line may break before it
     to the first after it stays a space: Kivy would break a word inside (``measure``: a
     text's width). An equation's operators are kept so too (:func:`_operator_joins`): no line
-    ends with "+", "=" or "→", none begins with "=" or "→", where the words so joined fit."""
-    if not _numeric(text):
+    ends with "+", "=" or "→", none begins with "=" or "→", where the words so joined fit. A
+    Korean number written as a word is kept as a number is, with its counter and the noun
+    before it ("…업그레이드 한" / "장을 바꿀…" read a line that began with the counter:
+    :func:`_korean_count`)."""
+    if not _numeric(text) and not any(number in text for number in KOREAN_NUMBERS):
         return text
 
     def fits(term: str) -> bool:
@@ -124,11 +142,13 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
     for paragraph in text.split("\n"):
         words = paragraph.split(" ")
         out = [words[0]]
-        for before, word in zip(words, words[1:], strict=False):
+        for index, (before, word) in enumerate(zip(words, words[1:], strict=False)):
+            after = words[index + 2] if index + 2 < len(words) else ""
             # never a word with no letter or digit ("·" between a card's figures) but an
             # equation's operator
             if (before and word and before[-1] not in NO_LINE_START
-                    and (_operator_joins(before, word) or (
+                    and (_operator_joins(before, word) or _korean_count(before, word)
+                         or (_korean_count(word, after) and _worded(before)) or (
                         _worded(before) and _worded(word)
                         and (_number_last(before) or _number_first(word)
                              or (len(before) <= NUMBER_EDGE + 1 and _numeric(before))
