@@ -258,6 +258,25 @@ def test_the_counted_lines_are_the_lines_kivy_draws(ui, text: str) -> None:
     assert not wrong, wrong[:3]
 
 
+def _starts_by_width(text: str, widths: range) -> tuple[list[tuple[int, list[str], list[int]]],
+                                                         list[tuple[int, list[str], int]]]:
+    """``text`` drawn at each of ``widths``: the width, the lines drawn and where in ``text``
+    each begins (nothing lost: asserted); and the widths whose lines counted are not the lines
+    drawn."""
+    from companion.ui.widgets.line_breaks import line_starts
+
+    laid, wrong = [], []
+    for width in widths:
+        drawn = _drawn_lines(text, width)
+        assert "".join(drawn).replace(" ", "") == text.replace(" ", "")  # nothing lost
+        if len(drawn) != FIT.lines(text, 15, width):
+            wrong.append((width, drawn, FIT.lines(text, 15, width)))
+        starts = line_starts(text, drawn)
+        assert starts is not None, (text, drawn)
+        laid.append((width, drawn, starts))
+    return laid, wrong
+
+
 def _drawn_lines(text: str, width: float, size: float = 15) -> list[str]:
     """The lines a label of the app (its textures kept: ``text_cache``) draws ``text`` in,
     at ``size`` px in ``width`` (the spaces it made no-break as spaces)."""
@@ -472,20 +491,13 @@ def test_a_korean_name_in_a_chinese_line_is_not_broken_inside(ui, text: str) -> 
     120 to 420 px, the lines counted are the lines drawn."""
     import re
 
-    from companion.ui.widgets.line_breaks import line_starts
 
     names = [(m.start(), m.end()) for m in re.finditer("[가-힣]+", text)]
-    broken, wrong = [], []
-    for width in range(120, 420, 4):
-        drawn = _drawn_lines(text, width)
-        assert "".join(drawn).replace(" ", "") == text.replace(" ", "")  # nothing lost
-        if len(drawn) != FIT.lines(text, 15, width):
-            wrong.append((width, drawn, FIT.lines(text, 15, width)))
-        starts = line_starts(text, drawn)
-        assert starts is not None, (text, drawn)
-        broken += [(width, text[start:end], drawn) for start, end in names
-                   if FIT.width(text[start:end] + "、", 15) <= width
-                   and any(start < at < end for at in starts)]
+    laid, wrong = _starts_by_width(text, range(120, 420, 4))
+    broken = [(width, text[start:end], drawn) for width, drawn, starts in laid
+              for start, end in names
+              if FIT.width(text[start:end] + "、", 15) <= width
+              and any(start < at < end for at in starts)]
     assert not (broken or wrong), (broken[:3], wrong[:3])
 
 
@@ -559,20 +571,12 @@ def test_a_short_term_in_parentheses_is_not_broken_inside(ui) -> None:
     (found by a table test): a line broke inside a parenthesised term. A short term wholly in
     parentheses stays on one line where it fits one, as a term in corner brackets does, at
     every width the card's figures take; the lines counted are the lines drawn."""
-    from companion.ui.widgets.line_breaks import line_starts
 
     text = "速度 0 · 1 個「+」（翻基本卡） · 冷卻 3"
     term = text.index("（"), text.index("）")
-    broken, wrong = [], []
-    for width in range(100, 320, 2):
-        drawn = _drawn_lines(text, width)
-        assert "".join(drawn).replace(" ", "") == text.replace(" ", "")  # nothing lost
-        if len(drawn) != FIT.lines(text, 15, width):
-            wrong.append((width, drawn, FIT.lines(text, 15, width)))
-        starts = line_starts(text, drawn)
-        assert starts is not None, (text, drawn)
-        if any(term[0] < at <= term[1] for at in starts):
-            broken.append((width, drawn))
+    laid, wrong = _starts_by_width(text, range(100, 320, 2))
+    broken = [(width, drawn) for width, drawn, starts in laid
+              if any(term[0] < at <= term[1] for at in starts)]
     assert not (broken or wrong), (broken[:3], wrong[:3])
 
 
@@ -593,21 +597,13 @@ def test_a_korean_counted_phrase_stays_whole(ui, msgid: str, phrase: str) -> Non
     line began with "장을". A counted phrase ("업그레이드 한 장을", "카드 3장을") stays on one
     line wherever it fits one, at every width from 120 to 420 px; the lines counted are the
     lines drawn."""
-    from companion.ui.widgets.line_breaks import line_starts
 
     name = "정우성한지민송강호김혜수"
     text = i18n.translation("ko").gettext(msgid).format(
         order=", ".join([name, "Maximilianus", "歐陽娜娜司馬長風上官婉兒"]), car=name, gear=3)
     start = text.index(phrase)
-    broken, wrong = [], []
-    for width in range(120, 420, 4):
-        drawn = _drawn_lines(text, width)
-        assert "".join(drawn).replace(" ", "") == text.replace(" ", "")  # nothing lost
-        if len(drawn) != FIT.lines(text, 15, width):
-            wrong.append((width, drawn, FIT.lines(text, 15, width)))
-        starts = line_starts(text, drawn)
-        assert starts is not None, (text, drawn)
-        if FIT.width(phrase, 15) <= width and any(
-                start < at < start + len(phrase) for at in starts):
-            broken.append((width, drawn))
+    laid, wrong = _starts_by_width(text, range(120, 420, 4))
+    broken = [(width, drawn) for width, drawn, starts in laid
+              if FIT.width(phrase, 15) <= width
+              and any(start < at < start + len(phrase) for at in starts)]
     assert not (broken or wrong), (broken[:3], wrong[:3])
