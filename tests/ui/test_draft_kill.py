@@ -43,7 +43,7 @@ def said():
         "picks": [list(p) for p in draft.picks], "round": draft.round,
         "order": list(draft.order), "to_pick": draft.to_pick,
         "title": find(screen, "draft title").text, "prompt": find(screen, "draft prompt").text,
-        "hands": [label.text for label in hands],
+        "hands": [[label.text for label in reversed(hand.children)] for hand in hands],
         "seed": getattr(app.screen("nextrace").plan, "seed", None) if kind == "season" else None,
     }), flush=True)
 
@@ -83,8 +83,9 @@ def _draft_then_kill(data: Path, kind: str, picks: int) -> dict[str, Any]:
     return shown[-1]
 
 
-def _hands(screen: Any) -> list[str]:
-    return [label.text for label in sorted(screen.ids.hands.children, key=lambda w: -w.y)]
+def _hands(screen: Any) -> list[list[str]]:
+    return [[label.text for label in reversed(hand.children)]  # a name, its cards
+            for hand in sorted(screen.ids.hands.children, key=lambda w: -w.y)]
 
 
 def _as_shown(app: Any) -> dict[str, Any]:

@@ -49,7 +49,8 @@ def _begin_draft(ui: Any, picks: int = 4, names: tuple[str, ...] = NAMES) -> str
 
 def _shown(app: Any) -> tuple[Any, ...]:
     flow, screen = app.draft_flow, app.sm.current_screen
-    hands = [w.text for w in sorted(screen.ids.hands.children, key=lambda w: -w.y)]
+    hands = [[label.text for label in reversed(hand.children)]  # a name, its cards
+             for hand in sorted(screen.ids.hands.children, key=lambda w: -w.y)]
     return (flow.draft, find(screen, "draft title").text,
             find(screen, "draft prompt").text, hands,
             [c.text for c in find_all(screen, "card ")])

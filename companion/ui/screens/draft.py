@@ -104,12 +104,7 @@ class DraftScreen(BaseScreen):
         self._hands_take_the_row(done)
         hands = self.ids.hands
         hands.clear_widgets()
-        labels = []
-        for car, text in view.hands:
-            label = TLabel(text=f"[b]{flow.name(car)}[/b]\n{text}", markup=True,
-                           font_size=app.fs_small)
-            label.test_name = f"hand {car}"
-            labels.append(label)
+        labels = [_hand(car, flow.name(car), text, app.fs_small) for car, text in view.hands]
         if done and labels:  # side by side, as many to a row as their lines fit
             from kivy.core.window import Window
 
@@ -148,8 +143,21 @@ class DraftScreen(BaseScreen):
         cards.parent.spacing = 0 if done else App.get_running_app().fs * 0.4
 
 
-def _top_aligned(row: list[TLabel]) -> list[BoxLayout]:
-    """The labels of a grid's row, each at the top of a cell as tall as the row's tallest
+def _hand(car: str, name: str, cards: str, size: float) -> BoxLayout:
+    """A driver's hand: the name in bold over the cards, two plain labels. One label in markup
+    (the name in bold) broke its lines only where Kivy breaks them, a number torn from its
+    word ("速度 0 · 1" / "個「+」（翻基本卡）", "Cooldown" / "1"): the app's line-breaking rules
+    (:mod:`~companion.ui.widgets.line_breaks`) are applied to plain text only."""
+    hand = BoxLayout(orientation="vertical", size_hint_y=None)
+    hand.test_name = f"hand {car}"
+    hand.add_widget(TLabel(text=name, bold=True, font_size=size))
+    hand.add_widget(TLabel(text=cards, font_size=size))
+    hand.bind(minimum_height=hand.setter("height"))
+    return hand
+
+
+def _top_aligned(row: list[BoxLayout]) -> list[BoxLayout]:
+    """The hands of a grid's row, each at the top of a cell as tall as the row's tallest
     (the grid set a shorter hand at the foot of its row, its name a line lower than the
     others')."""
     cells = [BoxLayout(orientation="vertical", size_hint_y=None) for _label in row]
