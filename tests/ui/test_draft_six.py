@@ -155,6 +155,9 @@ def test_the_hands_take_the_row_when_the_draft_is_done(ui, names) -> None:
                 lines = _hand_lines(hand)
                 if lines[0].strip() not in names:  # a name on one line, whole
                     problems.append((language, "name broken", lines[:2]))
+                name = hand.children[-1]  # in the accent colour: "Ben" over "Body 3" in the
+                if list(name.color) != list(app.c_accent):  # text's read as one more card
+                    problems.append((language, "name not set apart", name.text))
                 if _cut(hand):
                     problems.append((language, "hand cut", lines))
                 if _right(hand) > _right(view) - view.bar_width + 0.5:

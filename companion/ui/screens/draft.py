@@ -17,7 +17,7 @@ from kivy.uix.widget import Widget
 
 from companion.i18n import _
 
-from ..widgets.basic import Btn, MoreBelow, TLabel  # noqa: F401 - MoreBelow: draft.kv
+from ..widgets.basic import Btn, MoreBelow, TLabel, ToneLabel  # noqa: F401 - MoreBelow: draft.kv
 from ..widgets.text_fit import FIT
 from ..widgets.touch_gate import PromptGate
 from .base import BaseScreen
@@ -144,13 +144,16 @@ class DraftScreen(BaseScreen):
 
 
 def _hand(car: str, name: str, cards: str, size: float) -> BoxLayout:
-    """A driver's hand: the name in bold over the cards, two plain labels. One label in markup
-    (the name in bold) broke its lines only where Kivy breaks them, a number torn from its
-    word ("速度 0 · 1" / "個「+」（翻基本卡）", "Cooldown" / "1"): the app's line-breaking rules
-    (:mod:`~companion.ui.widgets.line_breaks`) are applied to plain text only."""
+    """A driver's hand: the name (in the accent colour) over the cards, two plain labels.
+    One label in markup (the name in bold) broke its lines only where Kivy breaks them, a
+    number torn from its word ("速度 0 · 1" / "個「+」（翻基本卡）", "Cooldown" / "1"): the
+    app's line-breaking rules (:mod:`~companion.ui.widgets.line_breaks`) are applied to plain
+    text only."""
     hand = BoxLayout(orientation="vertical", size_hint_y=None)
     hand.test_name = f"hand {car}"
-    hand.add_widget(TLabel(text=name, bold=True, font_size=size))
+    # in the accent colour, as the swap's "Ana:" (the font has no bold face: a name in the
+    # text's colour read as one more card, "Ben" over "Body 3")
+    hand.add_widget(ToneLabel(text=name, tone="accent", bold=True))
     hand.add_widget(TLabel(text=cards, font_size=size))
     hand.bind(minimum_height=hand.setter("height"))
     return hand
