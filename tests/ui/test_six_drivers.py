@@ -5,9 +5,14 @@ order; Legends are named by their colour beside a square swatch."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+import tracks
+from companion.engine.modules import RaceModules
 from companion.ui.demo.table_shots import SIX, start
+from companion.ui.views.race_form import RaceForm
 from companion.ui.widgets.lookup import find, walk
 from companion.ui.widgets.measure import READABLE_PX
 
@@ -186,8 +191,6 @@ def test_the_heat_figures_say_what_they_are(ui) -> None:
 def _next_gears_all_may_clog(ui, monkeypatch):
     """The race played to the next round's gears (the rulings of the round before shown),
     every driver then shown as one who may declare a clogged hand (late in a race)."""
-    from dataclasses import replace
-
     controller = ui.app.controller
     for _ in range(200):
         ui.player.step()
@@ -329,8 +332,6 @@ def test_a_car_out_keeps_its_mark_and_its_name_whole_or_cut_at_the_end(ui, langu
     the Space column now, and the name column writes the name alone: six twelve-letter names,
     every car out, at 800x480: each row's Space cell says it is out, and no word of a Latin
     name is drawn on two lines."""
-    from dataclasses import replace
-
     from companion.i18n import _
     from companion.ui.widgets import text_cache
 
@@ -388,3 +389,72 @@ def test_six_twelve_character_names_are_whole_in_the_race_order(ui, names: str) 
                 assert name.texture_size[1] < 2 * name.font_size, (language, name.text)
     finally:
         app.set_language("en")
+
+
+TWELVE_LATIN = ("Maximilianus", "Bartholomeus", "Konstantinos", "Wilhelminaas", "Evangelinaaa",
+                "Christophers")
+"""Six twelve-letter Latin names."""
+
+
+@pytest.mark.parametrize("names", [*TWELVE_CJK, "latin"], ids=[*TWELVE_CJK, "latin"])
+def test_six_twelve_character_names_are_whole_beside_the_sponsors_column(ui, names: str) -> None:
+    """As :func:`test_six_twelve_character_names_are_whole_in_the_race_order`, in a race with
+    Sponsorship (every championship race: the race order's seventh column, "Spons."): every
+    Korean or Chinese name was cut ("남궁민…제갈공명") in en, zh_TW and ko, its room 126 px
+    (en), 132 (ko), 167 (zh_TW) where a name needs 169 at the readable floor. Every name is
+    whole on one line, every value cell whole, the gear buttons and their names as before."""
+    from companion.ui.views.drivers import Driver
+    from companion.ui.views.names import CAR_COLOURS
+
+    app = ui.app
+    drivers = TWELVE_LATIN if names == "latin" else TWELVE_CJK[names]
+    track = tracks.load_track("usa")
+    form = RaceForm(seed=1)
+    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
+                    enumerate(zip(CAR_COLOURS, drivers, strict=True), start=1)]
+    form.set_legends(0)
+    modules = RaceModules(event="new-speed-record",
+                          press_corners=tracks.default_press_corners(track.corners))
+    app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
+    try:
+        for language in ("en", "zh_TW", "ko"):
+            app.set_language(language)
+            ui.pump(3)
+            assert app.controller.view().sponsors
+            _check_gears(app, drivers)
+            _check_table(app)
+            for row in app.controller.view().order:
+                name = find(app.sm.current_screen, f"order name {row.car}")
+                assert name.texture_size[1] < 2 * name.font_size, (language, name.text)
+                cell = find(app.sm.current_screen, f"sponsors {row.car}")
+                assert cell.texture_size[0] <= cell.width + 1, (language, cell.text)
+            _check_titles(app, language)
+    finally:
+        app.set_language("en")
+
+
+def _check_titles(app, language: str) -> None:
+    """Every column's title whole, inside the table, no two drawn over each other, centred
+    over its column; a tap on the header still says what "Spons." counts."""
+    from companion.ui.widgets.basic import current_hint
+
+    screen = app.sm.current_screen
+    table = screen.ids.order
+    left, _bottom, right, _top = _window_box(table)
+    boxes = []
+    for title in table.header_labels[1:]:
+        title.texture_update()
+        width, height = title.texture_size
+        x, y = title.to_window(title.center_x, title.center_y)
+        box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+        assert left - 0.5 <= box[0] and box[2] <= right + 0.5, (language, title.text)
+        assert height <= title.height + 1 and "\n" not in title.text, (language, title.text)
+        boxes.append((title.text, box))
+    for i, (text, a) in enumerate(boxes):
+        for other, b in boxes[i + 1:]:
+            assert a[2] <= b[0] + 0.5 or a[3] <= b[1] + 0.5 or b[3] <= a[1] + 0.5, (
+                language, text, other)
+    screen.explain_columns()
+    said = {"en": "Spons.: the Sponsorship cards the driver has won.",
+            "zh_TW": "贊助：車手贏得的贊助卡。", "ko": "스폰서: 드라이버가 얻은 스폰서 카드."}
+    assert current_hint().text.endswith(said[language])

@@ -20,6 +20,9 @@ shares with the map; past that, such a name is cut on one line (six twelve-lette
 names on two lines each left the map a thumbnail). The table says how wide it would have to be
 for each name to fit on one line (:attr:`RaceTable.values_width`, :attr:`RaceTable.name_widths`):
 the race screen widens its column for them when the panel beside it can spare the room.
+Where names are cut even then (six twelve-character Korean or Chinese names beside
+Sponsorship's column at 800x480), the value columns' titles take two lines by turns, each
+reaching over its neighbours', and the columns narrow to their figures for the names.
 Rows are built once per car count and updated in place (a plain box, no ScrollView: a
 stencil costs a measurable part of every frame on software GL). A tap on a row or on the
 header calls ``on_row(car)`` / ``on_header()`` (the screen explains what the row or the
@@ -160,6 +163,10 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         """The value columns' font in this race at this width (None: not set yet; see
         :meth:`_fit`)."""
         self._value_font_width = 0.0
+        self._staggered = False
+        """The value columns' titles on two lines, alternately (:meth:`_staggered_widths`)."""
+        self._cell_widths: list[float] = []
+        """Each value column's width so far as its cells need it (staggered titles)."""
         """The table's width when :attr:`_value_font` was chosen."""
         self._floor_widths: list[float] = []
         """Each value column's width so far in this race and these words at the floor's font
@@ -220,7 +227,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             label = Label(size_hint_x=1 if index == 0 else None, font_size=size,
                           color=app.c_muted, halign="left" if index == 0 else "center",
                           valign="middle")
-            label.bind(size=lambda w, s: setattr(w, "text_size", s))
+            label.bind(size=self._title_room)
             self._header.append(label)
             header.add_widget(label)
         self.add_widget(header)
@@ -259,8 +266,15 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         self._size = float(size)
         self._row_of, self._row_shown = {}, {}
         self._words = self._fitted = None  # new labels: their words and widths to set
-        self._widths, self._floor_widths = [], []
+        self._widths, self._floor_widths, self._cell_widths = [], [], []
         self._value_font = None
+        self._staggered = False
+
+    def _title_room(self, label: Label, size: Sequence[float]) -> None:
+        """A title is laid out in its column; a staggered value column's title is not bound
+        to it (it may reach over its neighbours', whose titles are on the other line)."""
+        staggered = self._staggered and label is not self._header[0]
+        label.text_size = (None, None) if staggered else size
 
     def show(self, rows: Sequence[OrderRow], sponsors: bool) -> None:
         """Each car's row says what the car's :class:`OrderRow` says, the rows in the race's
@@ -285,12 +299,12 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         if words != self._words:  # every row in other words
             self._words = words
             self._row_shown = {}
-            self._widths, self._floor_widths = [], []
+            self._widths, self._floor_widths, self._cell_widths = [], [], []
             self._value_font = None
         if set(self._row_of) != {row.car for row in rows}:  # other cars (a new race)
             self._row_of = dict(zip((row.car for row in rows), self._rows, strict=True))
             self._row_shown = {}
-            self._widths, self._floor_widths = [], []
+            self._widths, self._floor_widths, self._cell_widths = [], [], []
             self._value_font = None
         for row in rows:
             if self._row_shown.get(row.car) != row:
@@ -340,6 +354,29 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
                 widths.append(width)
         return widths
 
+    def _staggered_widths(self, font: float) -> list[float]:
+        """Each value column as wide as its widest cell so far, its title on the upper line
+        (first, third, fifth column) or the lower (the others), centred over it and reaching
+        over its neighbours' columns: a column is as wide as the parts of the titles on both
+        sides that reach over it (their titles a space apart); the first column as wide as
+        its title (the names' title beside it), the last too (the table's edge)."""
+        pad = font * 0.2
+        widths = self._cell_widths
+        titles = [FIT.width(title.text, font) + pad for title in self._header[1:]]
+        for index in range(len(titles)):
+            cells = [cells[index].text for _l, _s, _n, cells in self._rows]
+            width = _widest(cells, font) + pad
+            if index in (0, len(titles) - 1):
+                width = max(width, titles[index])
+            if index < len(widths):
+                widths[index] = max(width, widths[index])
+            else:
+                widths.append(width)
+        for index in range(1, len(titles) - 1):  # each widening narrows only its own title's
+            reach = [max(0.0, (titles[i] - widths[i]) / 2) for i in (index - 1, index + 1)]
+            widths[index] = max(widths[index], sum(reach))  # reach over its neighbours
+        return list(widths)
+
     def _fit(self) -> None:
         """Each value column as wide as its header or its widest cell, whatever the language
         ("스트레스" is not cut to "스트..."); the name takes the rest, its font shrinking to fit
@@ -386,6 +423,37 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             value_font = max(MIN_NAME_FONT, value_font - NAME_STEP)
             self._widths = []  # the columns' memory is for one font
         self._value_font = value_font
+        # Names cut even with the values at the floor (six twelve-character Korean names beside
+        # Sponsorship's seventh column at 800x480: "강동원공…류준열박" in 126 px of the 169 they
+        # need; found by a table test): the titles, wider than their columns' figures, take
+        # two lines by turns, each reaching over its neighbours', the columns as narrow as the
+        # figures and the titles allow.
+        staggered = False
+        if value_font <= MIN_NAME_FONT and room < max(names, default=0.0):
+            narrow = self._staggered_widths(value_font)
+            if self.width - sum(narrow) - fixed > room:
+                # as far apart as the names leave them: the room past the widest name goes
+                # back to the columns, each a like part of the way to its one-line width
+                # ("0 1 6/7 0" read as one figure, the columns at their narrowest)
+                # (none narrower than staggering needs: its neighbours' titles reach over it)
+                wide = [max(low, high) for low, high in zip(narrow, widths, strict=True)]
+                spare = self.width - fixed - max(names) - sum(narrow)
+                share = min(1.0, max(0.0, spare / max(1.0, sum(wide) - sum(narrow))))
+                widths = [low + (high - low) * share for low, high in zip(narrow, wide,
+                                                                          strict=True)]
+                staggered = True
+                room = self.width - sum(widths) - fixed
+        if staggered != self._staggered:
+            self._staggered = staggered
+            line = FIT.line_height(value_font)
+            self._header_row.height = 2 * line + 4 if staggered else size * 1.6
+            for index, title in enumerate(self._header):
+                title.size_hint_y = None if staggered and index else 1
+                title.height = line if staggered and index else self._header_row.height
+                # the first value column's title on the upper line, the next on the lower...
+                title.pos_hint = ({} if not staggered or not index
+                                  else {"top": 1} if index % 2 else {"y": 0})
+                self._title_room(title, title.size)
         for index, title in enumerate(self._header[1:]):
             for label in (title, *(cells[index] for _l, _s, _n, cells in self._rows)):
                 label.width, label.font_size = widths[index], value_font
