@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from race_forms import race_form
 
 import tracks
 from companion import i18n, racefile
@@ -363,14 +364,8 @@ def test_a_spin_out_s_sentences_are_marked_to_be_kept(tmp_path, monkeypatch) -> 
 
 def _four_drivers_and_two_legends(tmp_path: Path) -> tuple[RaceLog, RaceController]:
     """A race at USA of Ana, Ben, Cleo and Dan and two Legends, logged in ``tmp_path``."""
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
 
-    form = RaceForm(seed=5)
-    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                    enumerate(zip(CAR_COLOURS, ("Ana", "Ben", "Cleo", "Dan"), strict=False),
-                              start=1)]
-    form.set_legends(2)
+    form = race_form(("Ana", "Ben", "Cleo", "Dan"), legends=2, seed=5)
     log = RaceLog(tmp_path / "races.sqlite3")
     return log, RaceController(log.new_race(form.setup(tracks.load_track("usa"))))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from race_forms import seated
 
 from companion.engine.garage import DESIGNS
 from companion.ui.views.words import design_card
@@ -24,14 +25,12 @@ CJK = ("歐陽娜娜司馬長風上官婉兒", "남궁민수황보영희제갈�
 
 
 def _open_draft(app, pump, names: tuple[str, ...]) -> None:
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
 
     app.show("newrace")
     pump(2)
     screen = app.sm.current_screen
-    screen.form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                           enumerate(zip(CAR_COLOURS, names, strict=True), start=1)]
+    assert len(names) == 6
+    screen.form.drivers = seated(names)
     screen.form.set_legends(0)
     screen.form.modules.garage = "draft"
     screen._draft()

@@ -9,6 +9,7 @@ the wall clock."""
 from __future__ import annotations
 
 import pytest
+from race_forms import race_form
 
 from companion.i18n import _
 from companion.ui.demo.player import TablePlayer, tap_screen
@@ -43,16 +44,9 @@ def _zoom_over_race(ui, track, modules, seed: int = 1, legends: int = 0):
     over the window."""
     from dataclasses import replace
 
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
-    from companion.ui.views.race_form import RaceForm
 
     app = ui.app
-    form = RaceForm(seed=seed)
-    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                    enumerate(zip(CAR_COLOURS, ("Maximilianus", "Bartholomew"), strict=False),
-                              start=1)]
-    form.set_legends(legends)
+    form = race_form(("Maximilianus", "Bartholomew"), legends=legends, seed=seed)
     app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
     ui.pump(3)
     app.sm.current_screen.show_map()

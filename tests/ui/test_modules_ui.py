@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 
 import pytest
+from race_forms import race_form
 
 import tracks
 from companion.engine.modules import RaceModules
@@ -100,18 +101,12 @@ def test_sponsorship_and_eliminated_cars_in_the_race_order(ui, press) -> None:
     assert '"eliminated": [\n    "red",\n    "blue"\n  ]' in saved
 
 
-def _sponsors_race(ui, names) -> None:
+def _sponsors_race(ui, names, legends: int = 2) -> None:
     """A race with Sponsorship (as every championship race has: the race order's seventh
-    column) on USA: these drivers in seats 1.., two Legends; on the race screen."""
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
-
+    column) on USA: these drivers in seats 1.., ``legends`` Legends; on the race screen."""
     app = ui.app
     track = tracks.load_track("usa")
-    form = RaceForm(seed=1)
-    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                    enumerate(zip(CAR_COLOURS, names, strict=False), start=1)]
-    form.set_legends(2)
+    form = race_form(names, legends=legends)
     modules = RaceModules(event="new-speed-record",
                           press_corners=tracks.default_press_corners(track.corners))
     app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))

@@ -7,12 +7,10 @@ sixth entry's "Finished in round 38" was cut and the scroll bar showed."""
 from __future__ import annotations
 
 import pytest
+from race_forms import race_form
 from test_results_words import play_out
 
 import tracks
-from companion.ui.views.drivers import Driver
-from companion.ui.views.names import CAR_COLOURS
-from companion.ui.views.race_form import RaceForm
 
 pytestmark = pytest.mark.ui
 
@@ -24,11 +22,7 @@ def test_six_entries_fit_the_finishing_list_at_every_window_size(ui, size) -> No
 
     app = ui.app
     names = ("歐陽娜娜司馬長風上官婉兒", "Maximilianus", "Bartholomews", "Konstantinos")
-    form = RaceForm(seed=5)
-    form.first_race()
-    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                    enumerate(zip(CAR_COLOURS, names, strict=False), start=1)]
-    form.set_legends(2)
+    form = race_form(names, legends=2, seed=5, first_race=True)
     app.open_session(play_out(app.log().new_race(form.setup(tracks.load_track("usa")))))
     screen = app.sm.current_screen
     assert app.sm.current == "results" and len(app.session.state.cars) == 6

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from race_forms import race_form
 
 import tracks
 from companion.engine.modules import RaceModules
@@ -418,17 +419,11 @@ def test_a_finishing_list_taller_than_its_view_shows_its_bar(ui) -> None:
     drawn in the accent colour while there is more than the view shows, as the draft's."""
     from pixels import accent_bar_hits
 
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
 
     app = ui.app
     names = ("Maximilianus", "Bartholomews", "歐陽娜娜司馬長風上官婉兒", "Konstantinos",
              "남궁민수황보영희제갈공명", "Christophers")
-    form = RaceForm(seed=5)
-    form.first_race()
-    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                    enumerate(zip(CAR_COLOURS, names, strict=False), start=1)]
-    form.set_legends(0)
+    form = race_form(names, seed=5, first_race=True)
     app.open_session(play_out(app.log().new_race(form.setup(tracks.load_track("usa")))))
     screen = app.sm.current_screen
     assert app.sm.current == "results"

@@ -9,10 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-import tracks
-from companion.engine.modules import RaceModules
 from companion.ui.demo.table_shots import SIX, start
-from companion.ui.views.race_form import RaceForm
 from companion.ui.widgets.lookup import find, walk
 from companion.ui.widgets.measure import READABLE_PX
 
@@ -403,19 +400,12 @@ def test_six_twelve_character_names_are_whole_beside_the_sponsors_column(ui, nam
     Korean or Chinese name was cut ("남궁민…제갈공명") in en, zh_TW and ko, its room 126 px
     (en), 132 (ko), 167 (zh_TW) where a name needs 169 at the readable floor. Every name is
     whole on one line, every value cell whole, the gear buttons and their names as before."""
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
+    from test_modules_ui import _sponsors_race
 
     app = ui.app
     drivers = TWELVE_LATIN if names == "latin" else TWELVE_CJK[names]
-    track = tracks.load_track("usa")
-    form = RaceForm(seed=1)
-    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                    enumerate(zip(CAR_COLOURS, drivers, strict=True), start=1)]
-    form.set_legends(0)
-    modules = RaceModules(event="new-speed-record",
-                          press_corners=tracks.default_press_corners(track.corners))
-    app.open_session(app.log().new_race(replace(form.setup(track), modules=modules)))
+    assert len(drivers) == 6
+    _sponsors_race(ui, drivers, legends=0)
     try:
         for language in ("en", "zh_TW", "ko"):
             app.set_language(language)

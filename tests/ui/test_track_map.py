@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from race_forms import race_form
 
 import tracks
 from companion.ui.views.track_shapes import (
@@ -884,9 +885,6 @@ def test_press_corners_are_marked_on_the_map(ui, theme: str) -> None:
     from dataclasses import replace
 
     from companion.engine.modules import RaceModules
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
-    from companion.ui.views.race_form import RaceForm
     from companion.ui.widgets.map_words import corner_label_size
 
     app = ui.app
@@ -897,10 +895,7 @@ def test_press_corners_are_marked_on_the_map(ui, theme: str) -> None:
     assert numbers and len(numbers) < len(track.corners)
 
     def race(press: tuple[int, ...]) -> Any:
-        form = RaceForm(seed=1)
-        form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                        enumerate(zip(CAR_COLOURS, ("Ana", "Ben"), strict=False), start=1)]
-        form.set_legends(1)
+        form = race_form(("Ana", "Ben"), legends=1)
         setup = replace(form.setup(track), modules=RaceModules(press_corners=press))
         app.open_session(app.log().new_race(setup))
         ui.pump(3)
@@ -948,9 +943,6 @@ def test_a_road_token_s_limit_is_the_one_on_the_map(ui, theme: str) -> None:
     from dataclasses import replace
 
     from companion.engine.modules import RaceModules, Road
-    from companion.ui.views.drivers import Driver
-    from companion.ui.views.names import CAR_COLOURS
-    from companion.ui.views.race_form import RaceForm
     from companion.ui.widgets.map_words import corner_label_size
 
     app = ui.app
@@ -958,10 +950,7 @@ def test_a_road_token_s_limit_is_the_one_on_the_map(ui, theme: str) -> None:
     track = tracks.load_track("usa")
     lines = [c.line_after for c in track.corners]
     road = {lines[0]: Road.LIMIT_MINUS, lines[1]: Road.LIMIT_PLUS, lines[2]: Road.OVERHEAT}
-    form = RaceForm(seed=1)
-    form.drivers = [Driver(colour, name=name, seat=seat) for seat, (colour, name) in
-                    enumerate(zip(CAR_COLOURS, ("Ana", "Ben"), strict=False), start=1)]
-    form.set_legends(1)
+    form = race_form(("Ana", "Ben"), legends=1)
     setup = replace(form.setup(track), modules=RaceModules(road=road))
     app.open_session(app.log().new_race(setup))
     ui.pump(3)
