@@ -163,11 +163,11 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         """The value columns' font in this race at this width (None: not set yet; see
         :meth:`_fit`)."""
         self._value_font_width = 0.0
+        """The table's width when :attr:`_value_font` was chosen."""
         self._staggered = False
         """The value columns' titles on two lines, alternately (:meth:`_staggered_widths`)."""
         self._cell_widths: list[float] = []
         """Each value column's width so far as its cells need it (staggered titles)."""
-        """The table's width when :attr:`_value_font` was chosen."""
         self._floor_widths: list[float] = []
         """Each value column's width so far in this race and these words at the floor's font
         (what :attr:`values_width` counts)."""
@@ -347,11 +347,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
         widths = self._widths if widths is None else widths
         for index, title in enumerate(self._header[1:]):
             texts = [title.text, *(cells[index].text for _l, _s, _n, cells in self._rows)]
-            width = _widest(texts, font) + pad
-            if index < len(widths):
-                widths[index] = max(width, widths[index])
-            else:
-                widths.append(width)
+            _widen(widths, index, _widest(texts, font) + pad)
         return widths
 
     def _staggered_widths(self, font: float) -> list[float]:
@@ -368,10 +364,7 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
             width = _widest(cells, font) + pad
             if index in (0, len(titles) - 1):
                 width = max(width, titles[index])
-            if index < len(widths):
-                widths[index] = max(width, widths[index])
-            else:
-                widths.append(width)
+            _widen(widths, index, width)
         for index in range(1, len(titles) - 1):  # each widening narrows only its own title's
             reach = [max(0.0, (titles[i] - widths[i]) / 2) for i in (index - 1, index + 1)]
             widths[index] = max(widths[index], sum(reach))  # reach over its neighbours
@@ -480,6 +473,15 @@ class RaceTable(BoxLayout):  # type: ignore[misc]
 
 def _widest(texts: Sequence[str], font: float) -> float:
     return max(FIT.width(text, font) for text in texts)
+
+
+def _widen(widths: list[float], index: int, width: float) -> None:
+    """Column ``index`` of ``widths`` (the widths so far: a column never narrows back while
+    a race's words stay) at least ``width`` wide."""
+    if index < len(widths):
+        widths[index] = max(width, widths[index])
+    else:
+        widths.append(width)
 
 
 def name_font(text: str, size: float, room: float) -> tuple[float, int]:
