@@ -134,6 +134,36 @@ def read_corners(reader: FieldReader, value: object, spaces: int) -> tuple[Corne
     return tuple(corners)
 
 
+def check_legend_zones(reader: FieldReader, corners: Sequence[Corner], spaces: int) -> None:
+    """Each Legend Line lies before its own Corner Line and not behind the Corner Line before
+    it (docs/rules.md §6.1: "a Legend Line must lie before its Corner Line"; on a loop every
+    space is before every line, so the check is that the Legend zone holds no other corner's
+    line). The Legend Line may stand on the line before (Great Britain, France, Nederland and
+    España have such corners), and a chicane's two lines count as one corner: the second
+    line's Legend Line may lie before the first (España's corner 4, Legend Line after 22, its
+    pair's lines after 29 and 32), the corner before being the one before the chicane.
+
+    Bundled boards only (strict mode): a user's board or a race file's inline track is taken
+    as it is (docs/race-file.md: the engine must accept an inline track), and there a Legend
+    Line behind the corner before changes nothing, a Legend looking only at the next Corner
+    Line ahead of it (§2.2): it acts as if it stood on that corner's line
+    (docs/rules-decisions.md #28)."""
+    count = len(corners)
+    for index, corner in enumerate(corners):
+        before = (index - 1) % count
+        if corner.chicane_with == corners[before].line_after and count > 2:
+            before = (before - 1) % count
+        line, previous = corner.line_after, corners[before].line_after
+        gap = (line - previous) % spaces or spaces
+        if (line - corner.legend_line_after) % spaces > gap:
+            reader.fail(
+                f"corners[{index}].legend_line_after",
+                f"must lie after corners[{before}].line_after ({previous}) and before this "
+                f"corner's line_after ({line}), got {corner.legend_line_after}: the Legend zone "
+                "would hold another corner's line",
+            )
+
+
 def _pair_chicane(
     reader: FieldReader,
     index: int,

@@ -35,7 +35,13 @@ from typing import Final
 
 from companion.engine.track import Track
 
-from .corners import CORNER_OPTIONAL, CORNER_REQUIRED, MAX_LIMIT, read_corners
+from .corners import (
+    CORNER_OPTIONAL,
+    CORNER_REQUIRED,
+    MAX_LIMIT,
+    check_legend_zones,
+    read_corners,
+)
 from .errors import INLINE_SOURCE, TrackError, show
 from .fields import FieldReader, parse_json
 from .info import TrackInfo
@@ -120,6 +126,8 @@ class _DocumentReader(FieldReader):
                 self.fail("grid_size", f"must be even (two spots per space), got {grid_size}")
 
         corners = read_corners(self, doc["corners"], spaces)
+        if strict:
+            check_legend_zones(self, corners, spaces)
         if "press_corners" in doc:
             press = read_press_corners(self, doc["press_corners"], corners)
         else:

@@ -318,6 +318,46 @@ def test_bundled_files_must_carry(key: str) -> None:
     )
 
 
+@pytest.mark.parametrize(("corner", "legend", "problem"), [
+    (2, 20, "must lie after corners[1].line_after (33) and before this corner's line_after (49), "
+            "got 20: the Legend zone would hold another corner's line"),
+    (0, 50, "must lie after corners[3].line_after (57) and before this corner's line_after (12), "
+            "got 50: the Legend zone would hold another corner's line"),
+])
+def test_a_bundled_legend_line_behind_the_corner_before_is_refused(
+        corner: int, legend: int, problem: str) -> None:
+    """docs/rules.md §6.1: a Legend Line lies before its own Corner Line, not behind the one
+    before (a table test put Japan's Legend Line after 30 for the line after 18: accepted, a
+    48-space Legend zone over two other corners). A user's board and an inline track are taken
+    as they are (docs/rules-decisions.md #28)."""
+    doc = usa()
+    doc["corners"][corner]["legend_line_after"] = legend
+    track_from_dict(doc)  # fine for a user's file or an inline track
+    with pytest.raises(TrackError) as caught:
+        parse_track(doc, "tracks/data/usa.json", strict=True, expected_id="usa")
+    assert str(caught.value) == (
+        f"tracks/data/usa.json: corners[{corner}].legend_line_after: {problem}")
+
+
+def test_a_bundled_legend_line_may_stand_on_the_corner_line_before() -> None:
+    """The Legend zone may reach back to the corner before (Great Britain's corners 3-5, every
+    bundled board loads: test_tracks_bundled), and a chicane's second Legend Line lie before
+    its first line (España's corner 4): the corner before is then the one before the chicane."""
+    doc = usa()
+    doc["corners"][2]["legend_line_after"] = 33
+    track = parse_track(doc, "tracks/data/usa.json", strict=True, expected_id="usa").track
+    assert track.legend_zone_length(track.corners[2]) == 16
+    doc["corners"][2].update(legend_line_after=28, chicane_with=33, limit=3)
+    doc["corners"][1]["limit"] = 3
+    doc["press_corners"] = [12, 49, 57]
+    track = parse_track(doc, "tracks/data/usa.json", strict=True, expected_id="usa").track
+    assert track.legend_zone_length(track.corners[2]) == 21
+    doc["corners"][2]["legend_line_after"] = 11  # behind corner 1's line after 12
+    with pytest.raises(TrackError, match=r"corners\[2\]\.legend_line_after: must lie after "
+                       r"corners\[0\]\.line_after \(12\)"):
+        parse_track(doc, "tracks/data/usa.json", strict=True, expected_id="usa")
+
+
 def test_bundled_id_must_match_file_name() -> None:
     expected = r'^tracks/data/us\.json: id: must match the file name "us"'
     with pytest.raises(TrackError, match=expected):
