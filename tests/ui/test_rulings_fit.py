@@ -258,6 +258,25 @@ def test_the_counted_lines_are_the_lines_kivy_draws(ui, text: str) -> None:
     assert not wrong, wrong[:3]
 
 
+@pytest.mark.parametrize("text", [
+    "Before the race, put all Stress into your discard pile (table only).",
+    "The race log is in use by another copy of heat-companion (process 12 on 12).",
+    "Maximilianus spins out and is eliminated (Title sponsor withdraws). Take the car off the "
+    "track.",
+])
+def test_a_line_is_measured_whole_as_kivy_measures_it(ui, text: str) -> None:
+    """Kivy fits a line by measuring its words together, ``TextFit`` by summing each word's
+    width and the spaces': "Take the car off the track." is 184 px whole and 185 summed, so
+    in 184 px (and "…(table only)." in 110, 117, 164 and 233 px, "…(process 12 on 12)." in
+    272) it counted a line more than Kivy draws (a blank line left in a box, a ruling the
+    box would show counted too tall). At every width from 100 to 420 px the lines counted
+    are the lines drawn."""
+    wrong = [(width, len(drawn), FIT.lines(text, 15, width))
+             for width in range(100, 420)
+             if len(drawn := _drawn_lines(text, width)) != FIT.lines(text, 15, width)]
+    assert not wrong, wrong
+
+
 def _starts_by_width(text: str, widths: range) -> tuple[list[tuple[int, list[str], list[int]]],
                                                          list[tuple[int, list[str], int]]]:
     """``text`` drawn at each of ``widths``: the width, the lines drawn and where in ``text``

@@ -112,7 +112,15 @@ class TextFit:
                     used += space  # start of a line
                 continue
             wide = self.width(word, size)
-            if (used and used + wide > width and filling
+            over = bool(used) and used + wide > width
+            if over:  # Kivy measures the line with the word together: at times a pixel
+                # narrower than its words' widths summed ("Take the car off the track." 184
+                # px, 185 summed: it counted a line more than drawn, a blank line in a box)
+                together = self.width(text[line_start:start + len(word)], size)
+                over = together > width
+                if not over:
+                    used = together - wide
+            if (over and filling
                     and text[line_start:start].rstrip()[-1:] not in NO_LINE_START):
                 count = fill_prefix(text[line_start:start], word, width,
                                     lambda s: self.width(s, size))
@@ -146,7 +154,7 @@ class TextFit:
                     line.append(char)
                 used += space
                 continue
-            if used and used + wide > width:
+            if over:
                 lines, used = lines + 1, 0.0
             if not used:
                 line_start = start
