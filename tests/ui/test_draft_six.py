@@ -231,3 +231,52 @@ def _torn_hands(screen, flow, size: float, where: tuple[str, str]) -> list[objec
             if numbered and FIT.width(f"{end} {start}", size) <= hand.width:
                 torn.append((*where, before, line))
     return torn
+
+
+PLUS = tuple(design_id for design_id, design in DESIGNS.items() if design.plus)
+"""The cards with "+" symbols: their figures say "(flip a Basic card)"."""
+ASIDES = {"en": "(flip a Basic card)", "zh_TW": "（翻基本卡）", "ko": "(기본 카드를 뒤집음)"}
+
+
+@pytest.mark.parametrize("names", [LATIN, CJK], ids=["latin", "cjk"])
+def test_a_card_s_aside_stays_on_one_line(ui, names) -> None:
+    """The Garage draft at 800x480 broke a card's aside inside, on the cards to pick and in
+    the hands: "Speed 0 · 1 "+" (flip a Basic" / "card)", "속도 0 · "+" 1개 (기본 카드를" /
+    "뒤집음)" (Kivy breaks at any space; zh_TW's "（翻基本卡）" was kept already). Every card
+    with "+" symbols offered and held by six drivers of twelve-letter names, in en, zh_TW
+    and ko: each aside whole on one line; no card nor hand cut, nothing of a card lost."""
+    app = ui.app
+    _open_draft(app, ui.pump, names)
+    screen = app.sm.current_screen
+    flow = app.draft_flow
+    drivers = flow.draft.drivers
+    picks = tuple((drivers[n % 6], design) for n, design in enumerate((PLUS * 2)[:12]))
+    flow.draft = replace(flow.draft, market=PLUS, round=3, picks=picks)
+    assert flow.mode == "pick"
+    problems: list[object] = []
+    try:
+        for language in ("en", "zh_TW", "ko"):
+            app.set_language(language)
+            screen.refresh()
+            ui.pump(3)
+            aside = ASIDES[language]
+            cards = find_all(screen, "card ")
+            hands = find_all(screen, "hand ")
+            assert len(cards) == len(PLUS) and len(hands) == 6, language
+            labels = [*cards, *(label for hand in hands for label in _labels(hand)[1:])]
+            said = 0
+            for label in labels:
+                lines = _lines(label)
+                text = label.text.replace("\u00a0", " ")
+                assert "".join(lines).replace(" ", "") == text.replace(" ", "").replace(
+                    "\n", ""), (language, lines)  # nothing lost
+                said += text.count(aside)
+                if sum(line.count(aside) for line in lines) != text.count(aside):
+                    problems.append((language, "aside broken", lines))
+                if label.texture_size[0] > label.width or label.texture_size[1] > label.height:
+                    problems.append((language, "cut", lines))
+            problems += [(language, "hand cut", hand.test_name) for hand in hands if _cut(hand)]
+            assert said >= len(PLUS) + 12, (language, said)
+    finally:
+        app.set_language("en")
+    assert not problems, problems[:4]

@@ -2,9 +2,10 @@
 a number kept with the words beside it (:func:`kept_numbers`), a Chinese line filled with the
 next clause's first characters (:func:`fill_break`), a word Kivy had to break by characters
 broken again where a line may break (:func:`orphan_break`), a short term in corner brackets
-or parentheses kept on one line (:func:`kept_terms`). The rendering (:mod:`.text_cache`) puts
-these breaks in and :class:`.text_fit.TextFit` counts the lines they give, so both follow the
-same rules."""
+or parentheses kept on one line (:func:`kept_terms`), a short aside in ASCII parentheses kept
+on one line (:func:`kept_asides`). The rendering (:mod:`.text_cache`) puts these breaks in
+and :class:`.text_fit.TextFit` counts the lines they give, so both follow the same rules
+(:func:`kept_spaces`: the spaces no line breaks at)."""
 
 from __future__ import annotations
 
@@ -72,8 +73,12 @@ both sides ("37번", "2장을", "2：速度"; not "+2。Maximilianus" with the w
 
 
 def _worded(word: str) -> bool:
-    """``word`` has a letter or a digit in it (not a separator such as "·")."""
-    return any(char.isalnum() for char in word)
+    """``word`` has a letter or a digit in it (not a separator such as "·"), or is a symbol in
+    quotes, named as a noun is ('"+"': a Garage card's '"+" 1개 (기본 카드를 뒤집음)' kept its
+    count with the aside after it and left '"+"' alone at a line's end once the aside was
+    kept whole: :func:`kept_asides`)."""
+    return any(char.isalnum() for char in word) or (
+        len(word) > 2 and word[0] in "\"“" and word[-1] in "\"”")
 
 
 OPERATORS = frozenset("+=→")
@@ -163,6 +168,90 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
             out.append(word)
         paragraphs.append(" ".join(out))
     return "\n".join(paragraphs)
+
+
+ASIDE_WORDS = 4
+"""An aside in ASCII parentheses of at most this many words is kept on one line wherever it
+fits one (:func:`kept_asides`): a term, read as one thing ("(table only)", "(flip a Basic
+card)", "(타이틀 스폰서 철수)", "(order: Ben, Ana)"); not a clause ("(it counts as a Stress
+card)", "(a Legend uses the printed limit, not the road token)"), read in its lines as the
+sentence around it is. Bounded by its words, not by a share of the line: kept whole, an
+aside goes down whole where it does not fit the rest of a line, leaving that line short by
+less than its own width, the ragged edge Kivy leaves after any long word it moves down (a
+twelve-letter name, "Slipstream"); a narrow label is where an aside breaks, and there a
+share bounds it away: the Garage draft's cards at 800x480 broke "(flip a Basic" / "card)"
+and "(기본 카드를" / "뒤집음)", asides 61 % and 68 % of the card's line (147 and 165 px at
+18 px in 242), kept by no third nor half of it."""
+
+
+def kept_asides(text: str, width: float, measure: Callable[[str], float]) -> str:
+    """``text`` with the spaces inside each short aside in ASCII parentheses made no-break
+    spaces, so a line never breaks inside it ("(flip a Basic" / "card)" on a Garage card,
+    "…탈락했습니다 (타이틀" / "스폰서 철수)." in a ruling: a table reads an aside as one thing):
+    at most :data:`ASIDE_WORDS` words, and with the words it is written against (no space
+    between: "코너(도로 상태)를", "(last: 12).") no wider than ``width`` (``measure``: a text's
+    width): a line is never drawn wider than ``width`` nor a word broken inside for it. Kivy
+    then moves the aside down whole where it does not fit the rest of a line. (A Chinese name
+    in it may still be broken to fill the line before, :func:`fill_break`, where that saves
+    a line: none of the catalog's asides, each at a sentence's end, ever does.) Two spaces
+    in a row end an aside: left be."""
+    if "(" not in text:
+        return text
+
+    def fits(term: str) -> bool:
+        return measure(term) <= width
+
+    paragraphs = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split(" ")
+        out: list[str] = []
+        index = 0
+        while index < len(words):
+            last = _aside_end(words, index)
+            if last is not None:
+                joined = "\u00a0".join(words[index:last + 1])
+                opening = words[index].rfind("(")
+                closing = len(joined) - len(words[last]) + words[last].index(")")
+                cuts = [0, *fill_breaks(joined, fits), len(joined)]
+                start = max(cut for cut in cuts if cut <= opening)
+                end = min(cut for cut in cuts if cut > closing)
+                if fits(joined[start:end]):
+                    out.append(joined)
+                    index = last + 1
+                    continue
+            out.append(words[index])
+            index += 1
+        paragraphs.append(" ".join(out))
+    return "\n".join(paragraphs)
+
+
+def _aside_end(words: Sequence[str], index: int) -> int | None:
+    """The index of the word that closes the aside ``words[index]`` opens (its last "(" not
+    closed in it), within :data:`ASIDE_WORDS` words; None for no such aside (none opened,
+    closed beyond, another opened inside, two spaces in a row)."""
+    word = words[index]
+    opening = word.rfind("(")
+    if opening < 0 or ")" in word[opening:]:
+        return None
+    for last in range(index + 1, min(len(words), index + ASIDE_WORDS)):
+        inner = words[last]
+        closing = inner.find(")")
+        if not inner or "(" in (inner if closing < 0 else inner[:closing]):
+            return None
+        if closing >= 0:
+            return last
+    return None
+
+
+def kept_spaces(text: str, width: float, measure: Callable[[str], float]) -> str:
+    """``text`` with every space no line may break at made a no-break space: inside a short
+    aside in parentheses (:func:`kept_asides`), then beside a number or an equation's
+    operator where the words so joined still fit a line (:func:`kept_numbers`). The aside
+    first: "값 12 카드(덱에 12장)가…" kept "값 12 카드(덱에" together, number by number, and
+    left no room for the aside ("카드(덱에" / "12장)가"); now "값 12" / "카드(덱에 12장)가…",
+    each number still on the line of a word beside it. The rendering (:mod:`.text_cache`)
+    draws this text and :class:`.text_fit.TextFit` counts its lines."""
+    return kept_numbers(kept_asides(text, width, measure), width, measure)
 
 
 def breakable(char: str) -> bool:

@@ -48,7 +48,7 @@ from .line_breaks import (
     ORPHAN_FIXES,
     fill_break,
     has_chinese,
-    kept_numbers,
+    kept_spaces,
     orphan_break,
 )
 
@@ -205,10 +205,10 @@ class LabelTextures:
         renderer.text = core.text
         renderer.usersize = _copied(core.usersize)
         markup = type(renderer) is CoreMarkupLabel
-        if not markup and _wrapped(renderer):  # laid out once, its numbers already kept
+        if not markup and _wrapped(renderer):  # laid out once, its numbers and asides kept
             extents = renderer.get_cached_extents()
-            renderer.text = kept_numbers(renderer.text, _text_width(renderer),
-                                         lambda line: float(extents(line)[0]))
+            renderer.text = kept_spaces(renderer.text, _text_width(renderer),
+                                        lambda line: float(extents(line)[0]))
         renderer.refresh()
         if not markup:
             _broken(renderer)
@@ -265,17 +265,17 @@ def _text_width(renderer: Any) -> float:
 
 
 def _broken(renderer: Any) -> None:
-    """Its numbers kept with the words beside them (:func:`.line_breaks.kept_numbers`, by
-    :meth:`LabelTextures._render` before the first layout), then rendered again with line
-    breaks put in (:func:`_break_lines`): where Kivy moved a
-    Chinese run down to the next line whole and the line before has room for its first
-    characters (:func:`.line_breaks.fill_break`; not after a line that ends a sentence or a
-    clause: that break reads well), and where Kivy broke a word by characters where a line
-    may not break (a Chinese clause's full stop alone on the last line:
-    :func:`.line_breaks.orphan_break`). A text whose lines filled so are no fewer than unfilled
-    is drawn unfilled: a Chinese word or a number's noun is not broken for no line saved
-    ("…得到 2 張贊助" / "卡"). :class:`.text_fit.TextFit` counts the lines so broken. Only for
-    text wrapped in a width, not shortened."""
+    """Its numbers kept with the words beside them and its short asides in parentheses whole
+    (:func:`.line_breaks.kept_spaces`, by :meth:`LabelTextures._render` before the first
+    layout), then rendered again with line breaks put in (:func:`_break_lines`): where Kivy
+    moved a Chinese run down to the next line whole and the line before has room for its
+    first characters (:func:`.line_breaks.fill_break`; not after a line that ends a sentence
+    or a clause: that break reads well), and where Kivy broke a word by characters where a
+    line may not break (a Chinese clause's full stop alone on the last line:
+    :func:`.line_breaks.orphan_break`). A text whose lines filled so are no fewer than
+    unfilled is drawn unfilled: a Chinese word or a number's noun is not broken for no line
+    saved ("…得到 2 張贊助" / "卡"). :class:`.text_fit.TextFit` counts the lines so broken. Only
+    for text wrapped in a width, not shortened."""
     if not _wrapped(renderer):
         return
     text = renderer.text

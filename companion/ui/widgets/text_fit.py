@@ -12,7 +12,7 @@ from .line_breaks import (
     carried,
     fill_prefix,
     has_chinese,
-    kept_numbers,
+    kept_spaces,
 )
 
 LINE_SPACING = 1.0
@@ -47,8 +47,9 @@ class TextFit:
 
     def lines(self, text: str, size: float, width: float) -> int:
         """Lines ``text`` takes in ``width`` at font ``size``, as the app's labels draw it:
-        its numbers kept with the words beside them (:func:`kept_numbers`), a line break put
-        in where a Chinese run moved down whole leaves room for its first characters
+        its numbers kept with the words beside them and its short asides in parentheses
+        whole (:func:`kept_spaces`), a line break put in where a Chinese run moved down
+        whole leaves room for its first characters
         (:func:`fill_prefix`, at most :data:`FILL_FIXES` times) and where a line would begin
         with closing punctuation (at most :data:`ORPHAN_FIXES` times), the one nearer the
         start first, the text laid out again after each; the lines so filled if fewer than
@@ -56,7 +57,7 @@ class TextFit:
         key = (text, size, width)
         found = self._lines.get(key)
         if found is None:
-            kept = kept_numbers(text, width, lambda line: self.width(line, size))
+            kept = kept_spaces(text, width, lambda line: self.width(line, size))
             found = self._counted(kept, size, width, FILL_FIXES)
             if has_chinese(kept):  # drawn unfilled unless a line is saved
                 found = min(found, self._counted(kept, size, width, 0))
