@@ -175,7 +175,8 @@ def test_a_hand_keeps_its_numbers_with_their_words(ui, names) -> None:
     it is done (side by side), in en, zh_TW and ko, every card of the game held by six
     drivers of twelve-letter names: no line of a hand ends with a number and none begins
     with one (but after closing punctuation), where the number and its word fit a line;
-    nothing of the card lost."""
+    nothing of the card lost (when it is done, the card's words or, where they do not fit
+    the screen, its name: hands_fit)."""
     app = ui.app
     _open_draft(app, ui.pump, names)
     screen = app.sm.current_screen
@@ -206,6 +207,7 @@ def _torn_hands(screen, flow, size: float, where: tuple[str, str]) -> list[objec
     """Where a hand on ``screen`` breaks a number from the word beside it though the two fit
     a line (no line ends with a number, none begins with one, but after closing
     punctuation); asserted: six hands, each a name and its cards' words, nothing lost."""
+    from companion.ui.views.words import design_name
     from companion.ui.widgets.line_breaks import NO_LINE_START, line_starts
     from companion.ui.widgets.text_fit import FIT
 
@@ -217,6 +219,9 @@ def _torn_hands(screen, flow, size: float, where: tuple[str, str]) -> list[objec
         lines = _hand_lines(hand)
         cards = ("\n".join(design_card(d) for d in flow.cards()[car]) or "-").replace(
             "\u00a0", " ")
+        if where[0] == "done" and "".join(lines[1:]).replace(" ", "") != cards.replace(
+                " ", "").replace("\n", ""):  # each card by its name: the words do not fit
+            cards = "\n".join(design_name(d) for d in flow.cards()[car])
         assert "".join(lines[1:]).replace(" ", "") == cards.replace(" ", "").replace(
             "\n", ""), (where, lines)
         starts = line_starts(cards, lines[1:])
@@ -279,4 +284,81 @@ def test_a_card_s_aside_stays_on_one_line(ui, names) -> None:
             assert said >= len(PLUS) + 12, (language, said)
     finally:
         app.set_language("en")
+    assert not problems, problems[:4]
+
+
+def _finish_with(flow, designs: tuple[str, ...]) -> None:
+    """The draft over, ``designs`` dealt in turn to the six drivers (three each): the hands
+    the finished draft shows."""
+    drivers = flow.draft.drivers
+    picks = tuple((drivers[n % 6], design) for n, design in enumerate(designs))
+    flow.draft = replace(flow.draft, market=(), round=3, picks=picks)
+    assert flow.mode == "done"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("names", [LATIN, CJK], ids=["latin", "cjk"])
+def test_a_finished_draft_shows_every_hand_without_scrolling(ui, names, size) -> None:
+    """A finished draft of six drivers of twelve-letter names (three cards each) still
+    scrolled its hands at 800x480: two rows of three, the second row partly below the
+    bottom edge (the hands 431-481 px in a view of 303), so a table never saw every hand at
+    once. Now every hand is whole in the view, none below it, the view not scrolling, the
+    text never under the readable floor, each name whole on its line, in en, zh_TW and ko,
+    at 800x480, 1024x600 and 1280x720; with the game's first eighteen cards the cards' words
+    show in full at 800x480, and with the wordiest eighteen each card by its name (their
+    words do not fit at any size a table reads)."""
+    from kivy.core.window import Window
+
+    from companion.ui.views.words import design_name
+    from companion.ui.widgets.measure import READABLE_PX
+
+    app = ui.app
+    _open_draft(app, ui.pump, names)
+    screen = app.sm.current_screen
+    flow = app.draft_flow
+    deals = {"first": tuple(DESIGNS)[:18],
+             "wordy": tuple(sorted(DESIGNS, key=lambda d: -len(design_card(d)))[:18])}
+    problems: list[object] = []
+    try:
+        Window.size = size
+        ui.pump(3)
+        for deal, designs in deals.items():
+            _finish_with(flow, designs)
+            for language in ("en", "zh_TW", "ko"):
+                app.set_language(language)
+                screen.refresh()
+                ui.pump(3)
+                where = (deal, language)
+                view = screen.ids.hands_view
+                inner = view.children[0]
+                if inner.height > view.height + 0.5:
+                    problems.append((*where, "scrolls", round(inner.height), round(view.height)))
+                bottom = view.to_window(view.x, view.y)[1]
+                hands = find_all(screen, "hand ")
+                assert len(hands) == 6, where
+                for hand in hands:
+                    car = hand.test_name.removeprefix("hand ")
+                    lines = _hand_lines(hand)
+                    if hand.to_window(hand.x, hand.y)[1] < bottom - 0.5:
+                        problems.append((*where, "below the view", lines[0]))
+                    if lines[0].strip() not in names:
+                        problems.append((*where, "name broken", lines[:2]))
+                    if _cut(hand):
+                        problems.append((*where, "hand cut", lines))
+                    small = min(label.font_size for label in _labels(hand))
+                    if small < READABLE_PX:
+                        problems.append((*where, "under the floor", small))
+                    shown = _labels(hand)[1].text.replace("\u00a0", " ")
+                    full = "\n".join(design_card(d) for d in flow.cards()[car])
+                    by_name = "\n".join(design_name(d) for d in flow.cards()[car])
+                    if shown not in (full.replace("\u00a0", " "), by_name):
+                        problems.append((*where, "not the hand's cards", shown))
+                    if deal == "first" and size == (800, 480) and shown != full.replace(
+                            "\u00a0", " "):
+                        problems.append((*where, "words left out", shown))
+    finally:
+        Window.size = (800, 480)
+        app.set_language("en")
+        ui.pump(3)
     assert not problems, problems[:4]

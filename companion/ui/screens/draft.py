@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
@@ -18,12 +19,15 @@ from kivy.uix.widget import Widget
 from companion.i18n import _
 
 from ..widgets.basic import Btn, MoreBelow, TLabel, ToneLabel  # noqa: F401 - MoreBelow: draft.kv
-from ..widgets.text_fit import FIT
+from ..widgets.hands_fit import columns, finished_hands
 from ..widgets.touch_gate import PromptGate
 from .base import BaseScreen
 
 
 class DraftScreen(BaseScreen):
+    done = BooleanProperty(False)
+    """The draft is over (draft.kv: its empty error line then takes no room)."""
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         from kivy.core.window import Window
@@ -64,6 +68,7 @@ class DraftScreen(BaseScreen):
             self.ids.start.disabled = True
             self.ids.start.why_disabled = _("No draft is under way: New race starts one.")
             self.ids.skip.disabled, self.ids.skip.opacity = True, 0
+            self.done = False
             return
         app = App.get_running_app()
         view = flow.view()
@@ -100,30 +105,9 @@ class DraftScreen(BaseScreen):
                 button.bind(on_release=lambda _b, i=card.index: self.tap_own(i))
                 own.add_widget(button)
             box.add_widget(own)
-        done = view.mode == "done"
+        done = self.done = view.mode == "done"
         self._hands_take_the_row(done)
-        hands = self.ids.hands
-        hands.clear_widgets()
-        labels = [_hand(car, flow.name(car), text, app.fs_small) for car, text in view.hands]
-        if done and labels:  # side by side, as many to a row as their lines fit
-            from kivy.core.window import Window
-
-            gap = app.fs * 0.6
-            room = Window.width - app.fs * 0.8 - self.ids.hands_view.bar_width - app.fs * 0.2
-            # a column as wide as a name in bold needs, and 13 letters at least (a card's
-            # line of figures may take two lines: three hands to a row at 800x480)
-            least = max(app.fs_small * 13, *(FIT.width(flow.name(car), app.fs_small) * 1.1
-                                               for car, _text in view.hands))
-            cols = max(1, min(len(labels), int((room + gap) // (least + gap))))
-            grid = GridLayout(cols=cols, spacing=(gap, app.fs * 0.3), size_hint_y=None)
-            grid.bind(minimum_height=grid.setter("height"))
-            for start in range(0, len(labels), cols):
-                for cell in _top_aligned(labels[start:start + cols]):
-                    grid.add_widget(cell)
-            hands.add_widget(grid)
-        else:
-            for label in labels:
-                hands.add_widget(label)
+        self._lay_hands(view)
         self.ids.skip.disabled = view.mode != "swap"
         self.ids.skip.opacity = 1 if view.mode == "swap" else 0
         self.ids.start.disabled = view.mode != "done"
@@ -131,6 +115,55 @@ class DraftScreen(BaseScreen):
         self.ids.skip.gate = self.gate
         self.ids.start.gate = self.gate
 
+    def hands_resized(self) -> None:
+        """The hands' view changed height (the window did, or the error line came or went):
+        a finished draft's hands are fitted to it again."""
+        flow = self.flow
+        if flow is not None and flow.mode == "done":
+            self._lay_hands(flow.view())
+
+    def _lay_hands(self, view: Any) -> None:
+        """Every driver's hand: in the right-hand column while cards are left (it scrolls);
+        once the draft is over, side by side across the row, as many to a row as their names
+        fit, all in the view at once (:func:`~companion.ui.widgets.hands_fit.finished_hands`)."""
+        flow, app = self.flow, App.get_running_app()
+        hands = self.ids.hands
+        hands.clear_widgets()
+        if view.mode != "done" or not view.hands:
+            for car, text in view.hands:
+                hands.add_widget(_hand(car, flow.name(car), text))
+            return
+        from kivy.core.window import Window
+
+        view_box = self.ids.hands_view
+        names = {car: flow.name(car) for car, _text in view.hands}
+        room = Window.width - app.fs * 0.8 - view_box.bar_width - app.fs * 0.2
+        across, down = app.fs * 0.6, app.fs * 0.3
+        fit = finished_hands(view.hands, view.hand_names, names, app.fs_small,
+                             (across, down), (room, view_box.height))
+        labels = [_hand(car, names[car], text, fit.size) for car, text in fit.hands]
+        # in columns, down each and then across: a row of three as tall as its tallest hand
+        # left the shorter hands' room empty below them (the second row below the edge)
+        row = BoxLayout(spacing=across, size_hint_y=None)
+        stacks: list[BoxLayout] = []
+        for column in columns(len(labels), fit.cols):
+            stack = BoxLayout(orientation="vertical", spacing=down, size_hint_y=None,
+                              pos_hint={"top": 1})
+            stack.bind(minimum_height=stack.setter("height"))
+            for i in column:
+                stack.add_widget(labels[i])
+            stacks.append(stack)
+            row.add_widget(stack)
+        for _empty in range(fit.cols - len(stacks)):  # the columns as wide as measured
+            row.add_widget(Widget())
+
+        def tallest(*_args: Any) -> None:
+            row.height = max(stack.height for stack in stacks)
+
+        for stack in stacks:
+            stack.bind(height=tallest)
+        tallest()
+        hands.add_widget(row)
 
     def _hands_take_the_row(self, done: bool) -> None:
         """With nothing left to pick the hands take the row the cards shared with them (they
@@ -143,8 +176,9 @@ class DraftScreen(BaseScreen):
         cards.parent.spacing = 0 if done else App.get_running_app().fs * 0.4
 
 
-def _hand(car: str, name: str, cards: str, size: float) -> BoxLayout:
-    """A driver's hand: the name (in the accent colour) over the cards, two plain labels.
+def _hand(car: str, name: str, cards: str, size: float | None = None) -> BoxLayout:
+    """A driver's hand: the name (in the accent colour) over the cards, two plain labels,
+    both at ``size`` (None: the labels' own sizes, the body text's).
     One label in markup (the name in bold) broke its lines only where Kivy breaks them, a
     number torn from its word ("速度 0 · 1" / "個「+」（翻基本卡）", "Cooldown" / "1"): the
     app's line-breaking rules (:mod:`~companion.ui.widgets.line_breaks`) are applied to plain
@@ -153,29 +187,13 @@ def _hand(car: str, name: str, cards: str, size: float) -> BoxLayout:
     hand.test_name = f"hand {car}"
     # in the accent colour, as the swap's "Ana:" (the font has no bold face: a name in the
     # text's colour read as one more card, "Ben" over "Body 3")
-    hand.add_widget(ToneLabel(text=name, tone="accent", bold=True))
-    hand.add_widget(TLabel(text=cards, font_size=size))
+    labels = (ToneLabel(text=name, tone="accent", bold=True), TLabel(text=cards))
+    for label in labels:
+        if size is not None:  # after the kv rules (which set the body size), not as kwargs
+            label.font_size = size
+        hand.add_widget(label)
     hand.bind(minimum_height=hand.setter("height"))
     return hand
-
-
-def _top_aligned(row: list[BoxLayout]) -> list[BoxLayout]:
-    """The hands of a grid's row, each at the top of a cell as tall as the row's tallest
-    (the grid set a shorter hand at the foot of its row, its name a line lower than the
-    others')."""
-    cells = [BoxLayout(orientation="vertical", size_hint_y=None) for _label in row]
-
-    def fit(*_args: Any) -> None:
-        tallest = max(label.height for label in row)
-        for cell in cells:
-            cell.height = tallest
-
-    for label, cell in zip(row, cells, strict=True):
-        cell.add_widget(label)
-        cell.add_widget(Widget())
-        label.bind(height=fit)
-    fit()
-    return cells
 
 
 def _fits_its_text(button: Btn, row: list[Btn]) -> None:

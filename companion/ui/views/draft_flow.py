@@ -25,7 +25,7 @@ from companion.engine.draft import (
 from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
-from .words import design_card, render
+from .words import design_card, design_name, render
 
 Record = Callable[[int, dict[str, Any]], None]
 """Writes the draft's input number ``seq`` (a JSON object) durably; raises if it cannot."""
@@ -65,6 +65,9 @@ class DraftView:
     hands: tuple[tuple[str, str], ...] = ()
     """(car, its cards in words) for every driver, in the pick order of the round on show
     (the order the prompt names; the last round's once the draft is over)."""
+    hand_names: tuple[tuple[str, str], ...] = ()
+    """The same hands, each card by its name only, one a line: for a finished draft whose
+    cards' words do not fit the screen (:mod:`companion.ui.widgets.hands_fit`)."""
     error: str = ""
     selected: int | None = None
     start_why: str = ""
@@ -251,6 +254,8 @@ class DraftFlow:
         # season's in reverse standings order (§3.1).
         hands = tuple((d, "\n".join(design_card(c) for c in cards[d]) or "-")
                       for d in draft.order)
+        hand_names = tuple((d, "\n".join(design_name(c) for c in cards[d]) or "-")
+                           for d in draft.order)
         error = self.error or ""
         if self.error is not None and not isinstance(self.error, str):
             params = {k: self.name(v) if k == "driver" and isinstance(v, str) else v
@@ -277,4 +282,4 @@ class DraftFlow:
                                             car=self.name(self.swap)))
         return DraftView(mode, _("Garage draft: done"),
                          _("Every driver has their cards: start the race."), (), hands=hands,
-                         error=error)
+                         hand_names=hand_names, error=error)
