@@ -212,7 +212,7 @@ def test_unpayable_card_resolves_as_stress() -> None:
     state = state.with_car(replace(state.car("red"), engine=1))
     card = Upgrade("wings-6")
     wrong = validate(state, Reveal("red", (card,), unpaid=(3, 3)))
-    assert wrong is not None and "cannot pay for 1 upgrade card(s) now" in wrong.text()
+    assert wrong is not None and "cannot pay for 1 upgrade card now" in wrong.text()
     after = ok(state, Reveal("red", (card,), unpaid=(3,)))
     red = after.car("red")
     assert red.distance == 3 and red.engine == 1

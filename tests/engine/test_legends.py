@@ -199,8 +199,8 @@ def test_a_stop_short_of_the_corner_says_how_far_in_words() -> None:
     board = track("usa")
     for number, start, stop, words in (
             (11, 23, 33, "so it stops right before its line (diamond 0)."),
-            (13, 22, 32, "so it stops 1 space(s) short of it (diamond 1)."),
-            (16, 20, 31, "so it stops 2 space(s) short of it (diamond 2).")):
+            (13, 22, 32, "so it stops 1 space short of it (diamond 1)."),
+            (16, 20, 31, "so it stops 2 spaces short of it (diamond 2).")):
         card = card_giving("green", number)
         state = build(board, [("green", True, start)], cards=(card,))
         move = legends.legend_move(state, "green", start, card)

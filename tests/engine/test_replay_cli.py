@@ -116,7 +116,17 @@ def test_rejected_input_exit_2_one_line_naming_round_and_car(tmp_path: Path) -> 
     the reason ... Nothing is printed on stdout for a rejected file"."""
     proc = run(["replay", str(write(tmp_path, bad_round_3()))])
     line = assert_rejected(proc, "round 3, car red: ")
-    assert "2 card(s), not 3" in line
+    assert line == "round 3, car red: gear 2 plays exactly 2 cards, not 3"
+
+
+def test_a_rejection_counts_its_nouns(tmp_path: Path) -> None:
+    """A rejection said "gear 2 plays exactly 2 card(s)" (the engine's template as written):
+    the replay prints the noun in the number its count takes, "1 card", "2 cards"."""
+    doc = copy.deepcopy(RACE)
+    doc["rounds"][3] = {"red": {"gear": 1, "cards": [3, 4]}}
+    line = assert_rejected(run(["replay", str(write(tmp_path, doc))]), "round 4, car red: ")
+    assert line == "round 4, car red: gear 1 plays exactly 1 card, not 2"
+    assert "(s)" not in line
 
 
 def test_rejected_input_each_round_prints_only_the_rounds_before(tmp_path: Path) -> None:
