@@ -60,6 +60,7 @@ from .views.keypad import UNPAID_TEMPLATE, Entry, in_play_before
 from .views.names import car_label
 from .views.race_prompts import DirectPlay, race_view, react_buttons
 from .views.race_view import (
+    KEYPAD_FAMILY,
     OrderRow,
     RaceView,
     ReactButton,
@@ -173,7 +174,9 @@ def dead_end(state: RaceState) -> bool:
 class RaceController:
     """Drives one race session; ``on_change`` is called after every input (main thread).
 
-    A new controller on a race already under way (Continue) shows the last ruling again.
+    A new controller on a race already under way (Continue) shows the last ruling again;
+    ``after_stop`` (the app stopped since the race was last on screen: nothing typed on the
+    keypad came through) adds, at a car's card keypad, that what was typed is not kept.
 
     ``on_fault(error)`` is called when the session's log could not record an input, undo or
     redo (a full disk, a locked or read-only log: the session is then unchanged); it shows the
@@ -182,7 +185,8 @@ class RaceController:
     """
 
     def __init__(self, session: Session, on_change: Callable[[], None] | None = None, *,
-                 on_fault: Callable[[Exception], bool] | None = None) -> None:
+                 on_fault: Callable[[Exception], bool] | None = None,
+                 after_stop: bool = False) -> None:
         self.session = session
         self.on_change = on_change
         self.on_fault = on_fault
@@ -201,6 +205,8 @@ class RaceController:
         self.revision = 0
         """Counts the changes to the race: every input recorded, every undo and redo."""
         self._resume_ruling()
+        if after_stop:
+            self._say_typing_lost()
 
     # --- state ---------------------------------------------------------------------------
 
@@ -350,6 +356,20 @@ class RaceController:
                  for car in inputs.moved_cars(before.state, step.state)}
         moved |= {line.car for line in self._lines if line.placement and line.car}
         self._moved = frozenset(moved)
+
+    def _say_typing_lost(self) -> None:
+        """Continue after the app stopped, at a car's card keypad: cards typed and not yet
+        sent are not an input, so the stop lost them (by decision, README); the last ruling
+        said nothing of it, and a driver who had typed a hand could take it for sent. One
+        sentence after the ruling, kept in a full box (as an Undo's headline); gone with the
+        next input. Not when the race stopped right after an Undo: Continue says the Undo's
+        words again, the keypad as the Undo left it (an undone reveal back on it)."""
+        if (getattr(self.session, "last_event", None) == "undo" or len(self._steps()) < 2
+                or self.view().mode not in KEYPAD_FAMILY):
+            return
+        self._lines.append(Line(
+            lambda: _("Cards typed before the app stopped are not kept: type them again."),
+            headline=True))
 
     def _resume_undo(self) -> bool:
         """The last Undo's words again: it took back the last inputs undone, from the top of

@@ -212,8 +212,9 @@ class HeatApp(SettingsMixin, DataMixin, DraftMixin, FaultMixin, HardwareMixin,
         if not session.state.over:  # a race over, opened to read its results, is not the race
             self.remember_race(session.race_id)  # the table plays: Continue stays on that one
         before = self.controller
+        # no race on screen since the app started: what was typed on its keypad is lost
         self.controller = RaceController(session, on_change=self._race_changed,
-                                         on_fault=self.input_fault)
+                                         on_fault=self.input_fault, after_stop=before is None)
         if before is not None:  # the same race again (Menu, then Continue): what was typed
             self.controller.keep_typing_of(before)  # on the keypad stays
         self.seat_map = self.load_seats(session)

@@ -1,0 +1,115 @@
+"""Cards typed on the keypad and not yet sent are not an input: a stopped app loses them
+(README, "a pulled plug loses them"; by decision, not kept durably). After Continue the race
+said nothing of it: the keypad stood empty under the last ruling, and a driver who had typed
+a hand before the cut could take it for sent. Continue at a car's card keypad now says so in
+the ruling box, in the table's language; not after an Undo or Menu and Continue (the app did
+not stop: nothing typed is lost), nor when the app stopped right after an Undo (Continue says
+the Undo again, its cards back on the keypad), nor at another prompt."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.ui.demo.table_shots import start
+from companion.ui.widgets.lookup import find
+
+pytestmark = pytest.mark.ui
+
+LOST = {"en": "Cards typed before the app stopped are not kept: type them again.",
+        "zh_TW": "程式停止前輸入的牌沒有保留：請重新輸入。",
+        "ko": "앱이 멈추기 전에 입력한 카드는 저장되지 않습니다: 다시 입력하세요."}
+
+
+def _until(ui, mode: str) -> None:
+    for _ in range(60):
+        if ui.app.controller.view().mode == mode:
+            return
+        ui.player.step()
+    raise AssertionError(f"never at the {mode} prompt")
+
+
+def _said(app) -> list[str]:
+    return [ruling.text for ruling in app.controller.view().rulings]
+
+
+def test_continue_at_the_card_keypad_says_typed_cards_are_lost(ui) -> None:
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomew"), 1)
+    ui.pump(2)
+    _until(ui, "reveal")
+    ui.player.press("key 1")
+    assert app.controller.entry[0]
+    said = _said(app)
+    assert LOST["en"] not in said
+    app = ui.restart()  # the power is cut; the app starts again on the same data
+    ui.player.press("continue")
+    ui.pump(2)
+    assert app.sm.current == "race" and app.controller.view().mode == "reveal"
+    assert not app.controller.entry[0]  # what was typed is gone
+    assert _said(app) == [*said, LOST["en"]]  # the last ruling again, then the sentence
+    box = find(app.sm.current_screen, "messages")
+    try:
+        for language, sentence in LOST.items():
+            app.set_language(language)
+            ui.pump(3)
+            assert sentence in box.shown, (language, box.shown)  # whole, in the box
+    finally:
+        app.set_language("en")
+    ui.player.press("key 1")
+    ui.player.press("key back")
+    assert LOST["en"] in _said(app)  # typing says nothing new
+    ui.player.play_to_end()
+    assert app.session.state.over
+
+
+@pytest.mark.parametrize("mode", ["gears", "react"])
+def test_continue_at_another_prompt_says_nothing_of_typed_cards(ui, mode: str) -> None:
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomew"), 1)
+    ui.pump(2)
+    ui.player.step()  # past the first gears
+    _until(ui, mode)
+    said = _said(app)
+    app = ui.restart()
+    ui.player.press("continue")
+    ui.pump(2)
+    assert app.controller.view().mode == mode
+    assert _said(app) == said
+
+
+def test_undo_and_menu_continue_say_nothing_of_typed_cards(ui) -> None:
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomew"), 1)
+    ui.pump(2)
+    _until(ui, "reveal")
+    ui.player.press("key 1")
+    ui.player.press("menu")
+    ui.player.press("continue")  # the app did not stop: what was typed is still there
+    assert app.controller.entry[0]
+    assert LOST["en"] not in _said(app)
+    ui.player.press("undo")  # the typing
+    ui.player.press("undo")  # the input before it
+    assert LOST["en"] not in _said(app)
+    _until(ui, "reveal")
+    assert LOST["en"] not in _said(app)
+
+
+def test_continue_right_after_an_undo_says_the_undo_only(ui) -> None:
+    from companion.engine import Reveal
+
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomew"), 1)
+    ui.pump(2)
+    for _ in range(60):
+        before = app.session.actions()
+        ui.player.step()
+        if any(isinstance(a, Reveal) for a in app.session.actions()[len(before):]):
+            break
+    ui.player.press("undo")  # the reveal back on the keypad
+    typed, said = app.controller.entry, _said(app)
+    assert typed[0] and app.controller.view().mode == "reveal"
+    app = ui.restart()
+    ui.player.press("continue")
+    ui.pump(2)
+    assert app.controller.entry == typed
+    assert _said(app) == said and LOST["en"] not in said
