@@ -1,8 +1,10 @@
 """The React choices on the race screen's panel, laid out by
 :func:`~companion.ui.views.react_layout.react_rows`. A few choices are whole buttons in two
 columns, each with its label and, smaller under it, its detail ("with Sun +2"). A busy React
-(more choices than four rows of two) shows each long run of amounts as one row, its name then a
-key per amount ("Slipstream, with Sun +2: +4 +5 +6 +7"), and packs the other choices below,
+(more choices than four rows of two) shows each long run of amounts as a block, its name then a
+key per amount ("Slipstream, with Sun +2: +4 +5 +6 +7"), on as many rows as the panel's width
+needs, the rows even (:func:`~companion.ui.views.react_layout.run_columns`; Cooldown 6 in two
+rows of three), and packs the other choices below,
 End turn last: two, three or one to a row, each as wide as its words need (a third, a half or
 the whole row), so every line stays whole. A choice the rules refuse here shows greyed and says
 why when tapped.
@@ -13,6 +15,7 @@ The buttons are the panel's (pooled, gated to the prompt on show): ``panel`` is 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from kivy.app import App
@@ -23,7 +26,7 @@ from kivy.uix.label import Label
 from kivy.utils import escape_markup
 
 from ..views.race_view import RaceView, ReactButton
-from ..views.react_layout import FEW, ReactRow, react_rows
+from ..views.react_layout import FEW, ReactRow, react_rows, run_columns
 from .text_fit import FIT
 
 ROW_GAP = 0.15
@@ -31,6 +34,9 @@ ROW_GAP = 0.15
 ROW_UNITS = 6
 """A packed row of a busy React is six units wide: a choice takes two (a third), three (a
 half) or six (the whole row), as its words need."""
+
+CAPTION_SHARE = 1 / 3
+"""A run's name takes this share of the panel's width, its keys the rest."""
 
 TWO_LINES = 0.9
 """The line height of a React button with a detail line: both lines inside 48 px (the CJK
@@ -66,6 +72,15 @@ def units(button: ReactButton, room: float, spacing: float, size: float,
     return ROW_UNITS
 
 
+def least_key(amounts: list[str], size: float, height: float) -> float:
+    """A run's keys are at least this wide: a touch target (``MIN_TAP``; no narrower than
+    they are tall on a larger screen), and each amount whole at ``size``."""
+    from .race_panel import MIN_TAP
+
+    widest = max((FIT.width(amount, size) for amount in amounts), default=0.0)
+    return float(max(MIN_TAP, height, math.ceil(widest + dp(8) + 2)))
+
+
 def pack(shares: list[int]) -> list[list[int]]:
     """The indexes of ``shares`` row by row, in order: a row takes the next one while they
     fit in :data:`ROW_UNITS`."""
@@ -90,6 +105,8 @@ class ReactGrid:
         self._whole: list[tuple[ReactButton, Any]] = []
         """A busy React's whole choices and their buttons, packed into rows by width."""
         self._rows: list[BoxLayout] = []
+        self._runs: list[tuple[BoxLayout, GridLayout, float]] = []
+        """A busy React's runs: each line, the grid of its keys, and their least width."""
         self._box: BoxLayout | None = None
         """A busy React's rows."""
         self._packed_for = 0.0
@@ -99,7 +116,7 @@ class ReactGrid:
         app = App.get_running_app()
         runs, whole = react_rows(view.react)
         self.in_runs = frozenset(b.key for row in runs for b in row.buttons)
-        self._whole, self._rows, self._box = [], [], None
+        self._whole, self._rows, self._runs, self._box = [], [], [], None
         if len(view.react) <= FEW:
             grid = GridLayout(cols=2, spacing=app.fs * 0.25, size_hint_y=None)
             grid.bind(minimum_height=grid.setter("height"))
@@ -119,7 +136,8 @@ class ReactGrid:
         self.panel.add_widget(box)
 
     def _pack(self) -> None:
-        """(Re)pack a busy React's whole choices into rows for the panel's width."""
+        """(Re)pack a busy React for the panel's width: its runs' keys into even rows, its
+        whole choices into rows by the width of their words."""
         app = App.get_running_app()
         box = self._box
         assert box is not None
@@ -129,6 +147,12 @@ class ReactGrid:
         spacing = app.fs * 0.25
         room = self.panel.width
         self._packed_for = room
+        for line, keys, least in self._runs:
+            count = len(keys.children)
+            keys.cols = run_columns(count, (room - spacing) * (1 - CAPTION_SHARE), least,
+                                    spacing)
+            rows = math.ceil(count / keys.cols)
+            line.height = rows * keys.children[0].height + (rows - 1) * keys.spacing[1]
         shares = [units(b, room, spacing, app.fs, app.fs_small) for b, _w in self._whole]
         self._rows = []
         for indexes in pack(shares):
@@ -152,20 +176,27 @@ class ReactGrid:
             role=_role(button))
 
     def _run(self, row: ReactRow) -> BoxLayout:
-        """A run of amounts: its name (and the detail its amounts share), then their keys."""
+        """A run of amounts: its name (and the detail its amounts share), then their keys in
+        a grid, as many to a row as the panel's width holds (:meth:`_pack`)."""
         app = App.get_running_app()
+        spacing = app.fs * 0.25
         keys = [self._button(button, button.amount) for button in row.buttons]
-        line = BoxLayout(size_hint_y=None, height=keys[0].height, spacing=app.fs * 0.25)
+        line = BoxLayout(size_hint_y=None, height=keys[0].height, spacing=spacing)
         caption = Label(text=two_lines(row.caption, row.detail, app.fs_small), markup=True,
                         font_size=app.fs, color=app.c_fg, halign="left", valign="middle",
-                        line_height=TWO_LINES if row.detail else 1.0)
+                        line_height=TWO_LINES if row.detail else 1.0,
+                        size_hint_x=CAPTION_SHARE)
         caption.bind(size=lambda w, s: setattr(w, "text_size", s))
         caption.test_name = f"run {row.buttons[0].key}"
         line.add_widget(caption)
-        amounts = BoxLayout(size_hint_x=2, spacing=app.fs * 0.25)
+        amounts = GridLayout(cols=len(keys), size_hint_x=1 - CAPTION_SHARE,
+                             spacing=(spacing, max(2.0, app.fs * ROW_GAP)))
         for key in keys:
+            key.size_hint_min_x = None  # as wide as the grid's columns (least_key at least)
             amounts.add_widget(key)
         line.add_widget(amounts)
+        self._runs.append((line, amounts, least_key(
+            [button.amount for button in row.buttons], app.fs, keys[0].height)))
         return line
 
     def update(self, view: RaceView) -> None:
