@@ -20,6 +20,7 @@ from test_disabled_why import disabled_without_reason
 from companion.engine import DraftMove, EndTurn, PayHeat, Slipstream, SuperCool
 from companion.ui.demo.player import tap_screen
 from companion.ui.demo.react_shots import CHOICES, NAMES, start, to_react
+from companion.ui.demo.script import next_press
 from companion.ui.widgets.basic import current_hint
 from companion.ui.widgets.lookup import find, walk
 
@@ -200,6 +201,25 @@ def test_end_turn_is_greyed_while_the_engine_cannot_pay(ui, language: str, tmp_p
     _layout_ok(ui, f"end greyed {language}")
     _greyed_readable(ui, tmp_path)
     assert _tap_greyed(ui, "end") == END_GREYED[language]
+
+
+def test_the_scripted_table_takes_cannot_pay_not_the_greyed_end_turn(ui) -> None:
+    """The demo's scripted table (``next_press``) answered "react end" while End turn was
+    greyed: an upgrade card's Heat owed and the engine short, only "Cannot pay" allowed
+    (Brakes with an empty engine in a scripted race in Japan, found by a table test; here
+    Wings 6). It presses no greyed choice now: Adrenaline, then "Cannot pay"."""
+    _reach(ui, _race("unpaid"))
+    controller = ui.app.controller
+    pressed: list[str] = []
+    while controller.view().mode == "react":
+        name = next_press(controller)
+        assert name is not None and name.startswith("react "), pressed
+        choice = _buttons(controller.view()).get(name[len("react "):])
+        assert choice is not None and not choice.why, (name, pressed)
+        pressed.append(name)
+        ui.player.press(name)
+    assert pressed == ["react adrenaline", "react unpaid"]
+    assert controller.view().mode == "unpaid"
 
 
 def test_no_cannot_pay_button_when_the_engine_can_pay(ui) -> None:

@@ -3,7 +3,8 @@
 :func:`next_press` looks at the controller's view and answers with the ``test_name`` of the
 button a sensible table would press: gears that keep the cars out of trouble in corners, the
 cards for that speed (one Stress card early on, to show the flip prompt), every bonus the car
-is entitled to, then End turn.
+is entitled to, then End turn; never a greyed choice while one is allowed (End turn greyed: the
+allowed one, such as "Cannot pay").
 """
 
 from __future__ import annotations
@@ -103,4 +104,8 @@ def next_press(controller: RaceController, view: RaceView | None = None) -> str 
         return f"react {cooldowns[-1]}"
     if "slipstream" in keys:
         return "react slipstream"
-    return "react end"
+    if "end" in keys or not keys:
+        return "react end"
+    # End turn greyed: what the car must enter first ("Cannot pay": an upgrade card's Heat
+    # the engine cannot pay; "react end" was answered, and refused, found by a table test)
+    return f"react {keys[0]}"
