@@ -310,7 +310,7 @@ def test_seat_chosen_in_new_race_is_kept_with_the_race(table) -> None:
     app = harness.app
     harness.player.set_up_race()
     harness.player.press("seat 0")  # Ana: seat 1 -> 3 (2 is Ben's)
-    assert find(app.sm.current_screen, "seat 0").text == "Seat 3"
+    assert find(app.sm.current_screen, "seat 0").text == "Seat\n3"
     harness.player.press("start race")
     assert app.seat_map == {3: "red", 2: "blue"}
     fake.press_ready(3)

@@ -173,6 +173,65 @@ def test_new_race_fits_one_screen_with_six_cars(ui, app800, language: str) -> No
             assert _shown(find(screen, control)), (where, control)
 
 
+TWELVE = {"latin": ("Maximilianus", "Konstantinos", "Bartholomeus", "Alessandrina",
+                    "Anastasiadis", "Evangelistas"),
+          "zh": ("歐陽明日香子美智惠理奈子", "司馬長風萬里雲天海闊山高",
+                 "諸葛孔明先生字臥龍南陽人", "上官婉兒才女詩書畫印琴棋",
+                 "東方不敗教主日月神教黑木", "慕容復燕國後人姑蘇參合莊"),
+          "ko": ("황보세종대왕님만세만만세", "남궁민수선생님의둘째아들",
+                 "제갈공명선생의후손이라네", "이순신장군님의바다이야기",
+                 "김연아선수의피겨스케이팅", "박지성선수의축구이야기들")}
+"""Six drivers' names of twelve letters (a table test's)."""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_six_twelve_letter_names_are_whole_in_their_boxes_on_new_race(ui, app800,
+                                                                      language: str) -> None:
+    """A table test (800x480, six drivers) saw 9 of 12 Chinese letters in each name box, 8 of
+    12 Korean ones (the last cut in half), and the box typed last scrolled to the end of its
+    name ("!수의축구이야기들"): every name is now whole, at the readable floor or larger, and
+    shown from its start when its box is not being typed in."""
+    from kivy.core.text import Label as CoreLabel
+
+    from companion.ui.widgets.measure import READABLE_PX
+
+    app = app800
+    app.set_language(language)
+    for names in TWELVE.values():
+        screen = _new_race(ui, 6, 0)
+        for index, name in enumerate(names):  # typed into each box in turn, the last left
+            field = find(screen, f"name {index}")
+            field.focus = True
+            ui.pump(1)
+            field.text = name
+            ui.pump(1)
+        find(screen, "name 5").focus = False
+        ui.pump(3)
+        for index, name in enumerate(names):
+            field = find(screen, f"name {index}")
+            where = (language, name, field.font_size, field.width)
+            assert field.text == name and not field.focus, where
+            assert field.font_size >= READABLE_PX, where
+            wide = CoreLabel(font_size=field.font_size).get_extents(name)[0]
+            assert wide < field.width - field.padding[0] - field.padding[2], where
+            assert field.scroll_x == 0, where
+        assert layout_problems(app, f"newrace 6 {names[0]} [{language}]") == []
+    # A name longer than a box holds even at the floor (the app sets no limit) scrolls while
+    # it is typed; left, or set while another box is typed in, it shows its start.
+    field = find(screen, "name 5")
+    field.focus = True
+    ui.pump(1)
+    field.text = names[5] * 2
+    ui.pump(2)
+    assert field.scroll_x > 0 and field.font_size == READABLE_PX
+    field.focus = False
+    ui.pump(2)
+    assert field.scroll_x == 0
+    find(screen, "name 4").text = names[4] * 2
+    ui.pump(2)
+    assert find(screen, "name 4").scroll_x == 0
+
+
 def test_every_figure_on_new_race_is_said_in_words(ui, app800) -> None:
     screen = _new_race(ui, 2, 2, 1)
     text = {name: find(screen, name).text for name in

@@ -30,6 +30,10 @@ from .base import PagedScreen, show_name_clash
 PAGES = ("setup", "options", "notes")
 
 
+def seat_words(seat: int) -> str:
+    """A driver's table seat on the seat button, on two lines ("Seat" / "1")."""
+    return _("Seat\n{seat}").format(seat=seat)
+
 
 def say(stepper: Any, value: str, meaning: str) -> None:
     """A stepper's figure and, under it in small type, what it means."""
@@ -270,15 +274,20 @@ class NewRaceScreen(PagedScreen):
         size = app.fs_small
         from ..views.names import CAR_COLOURS
 
-        widths = {  # each column as wide as its longest label in this language, at least 48
-            "colour": text_width([colour_name(c) for c in CAR_COLOURS], size),
-            "seat": text_width([_("Seat {seat}").format(seat=n) for n in range(1, 9)], size),
+        # Each column as wide as its longest label in this language (at least 48), the text
+        # 7.5 px inside the button's edges, the seat on two lines as the handicap is ("Seat" /
+        # "1"), the buttons 3.6 px apart as the rows are: what is left is the name's, and a
+        # 12-letter Chinese or Korean name needs 187 px at the readable floor (the field
+        # writes it smaller, down to that floor, rather than scroll it out of sight).
+        widths = {
+            "colour": text_width([colour_name(c) for c in CAR_COLOURS], size, margin=1.0),
+            "seat": text_width([seat_words(n) for n in range(1, 9)], size, margin=1.0),
             "handicap": text_width([_("No\nhandicap"), _("Handicap:\n-{n} Heat").format(n=2)],
-                                   size),
+                                   size, margin=1.0),
         }
         widths = {key: max(48.0, width) for key, width in widths.items()}
         for index, driver in enumerate(form.drivers):
-            row = BoxLayout(size_hint_y=None, height=height, spacing=app.fs * 0.25)
+            row = BoxLayout(size_hint_y=None, height=height, spacing=app.fs * 0.2)
             holder = BoxLayout(size_hint_x=None, width=size * 1.3,
                                padding=(0, (height - size * 1.2) / 2))
             swatch = Swatch(rgba=[*COLOUR_RGB[driver.colour], 1])
@@ -287,11 +296,11 @@ class NewRaceScreen(PagedScreen):
                          width=widths["colour"], font_size=size, test_name=f"colour {index}")
             colour.bind(on_release=lambda _b, i=index: self._do(form.next_colour, i))
             name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
-                             font_size=app.fs)
+                             font_size=app.fs, one_line=app.fs)
             name.test_name = f"name {index}"
             name.bind(text=lambda _w, text, d=driver: self._named(d, text))
             self._name_fields.append(name)
-            seat = Btn(text=_("Seat {seat}").format(seat=driver.seat), size_hint_x=None,
+            seat = Btn(text=seat_words(driver.seat), size_hint_x=None,
                        width=widths["seat"], font_size=size, test_name=f"seat {index}")
             seat.bind(on_release=lambda _b, i=index: self._do(form.next_seat, i))
             handicap = Btn(
@@ -303,6 +312,10 @@ class NewRaceScreen(PagedScreen):
                          disabled=len(form.drivers) <= 1,
                          why_disabled=form.why_no_fewer_drivers())
             remove.bind(on_release=lambda _b, i=index: self._do(form.remove_driver, i))
+            for button in (colour, seat, handicap):
+                # in the small size the widths are measured at: Btn's kv rule (app.fs) wins
+                # over a font_size given to the constructor (they were drawn at 18 px)
+                button.font_size = size
             for widget in (holder, colour, name, seat, handicap, remove):
                 row.add_widget(widget)
             box.add_widget(row)

@@ -249,7 +249,7 @@ class NewSeasonScreen(PagedScreen):
                                      form.next_colour, index, size_hint_x=None,
                                      width=colour_width, font_size=size))
             name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
-                             font_size=app.fs)
+                             font_size=app.fs, one_line=app.fs)
             name.test_name = f"name {index}"
             name.bind(text=lambda _w, text, d=driver: self._named(d, text))
             self._name_fields.append(name)

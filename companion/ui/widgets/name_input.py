@@ -3,14 +3,54 @@ that only the screens with a text field load Kivy's ``TextInput`` (not the first
 
 from __future__ import annotations
 
-from kivy.properties import BooleanProperty, StringProperty
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.textinput import TextInput
+
+from .basic import one_line_size
 
 
 class NameInput(TextInput):  # type: ignore[misc]
-    """A driver's or a season's name, or a folder."""
+    """A driver's or a season's name, or a folder.
+
+    ``one_line``: when set (a font size), the name is written whole in the field: ``font_size``
+    is the largest size up to ``one_line`` at which it fits, never below the readable floor
+    (:func:`~companion.ui.widgets.basic.one_line_size`); a name longer than the field holds
+    even then scrolls while it is typed. 0: ``font_size`` as set.
+
+    Whenever the field is not being typed in, it shows its text from the start: Kivy leaves a
+    field scrolled to its cursor, at the end of the text, after the text is set or the typing
+    moves on to another field (a table saw "!수의축구이야기들", the end of a name)."""
 
     test_name = StringProperty("")
     clash = BooleanProperty(False)
     """The name cannot stand (another driver's, another car's colour): its text and a frame
     in the warning colour, the reason said beside the names."""
+    one_line = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name in ("one_line", "width", "text", "padding"):
+            self.fbind(name, self._fit_one_line)
+        # Kivy puts the cursor at the end after it has said the text changed: the cursor goes
+        # back to the start once the text is set (before the next frame)
+        self._to_start = Clock.create_trigger(self._from_start, -1)
+        self.fbind("text", self._to_start)
+        self.fbind("focus", self._from_start)
+        self._fit_one_line()
+        self._to_start()
+
+    def _fit_one_line(self, *_args: Any) -> None:
+        if not self.one_line:
+            return
+        # Kivy scrolls a line that reaches the right padding (the cursor stands after it)
+        room = self.width - self.padding[0] - self.padding[2] - 1
+        self.font_size = one_line_size(self.text or self.hint_text, self.one_line, room)
+
+    def _from_start(self, *_args: Any) -> None:
+        if not self.focus:
+            # the cursor at the start: Kivy scrolls the field back to it when it next lays
+            # the text out (setting ``scroll_x`` alone is undone then)
+            self.cursor = (0, 0)
