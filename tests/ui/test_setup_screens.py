@@ -481,6 +481,59 @@ def test_the_reason_a_name_is_refused_fits_above_six_drivers(ui, app800,
     assert layout_problems(app, f"newseason [{language}]") == []
 
 
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_with_no_legend_the_difficulty_is_greyed_and_says_why(ui, app800,
+                                                               language: str) -> None:
+    """A table test found the difficulty's + live with "Legends: 0": it set a bonus on
+    straights that applied to nothing. With no Legend, New race's and New season's - and +
+    are greyed, say why when tapped (in the player's language), the line under the figure
+    says there is nothing to set, and taking the last Legend away takes the bonus too."""
+    from companion.ui.widgets.basic import current_hint
+
+    app = app800
+    app.set_language(language)
+    why = {"en": "The difficulty is the Legends' bonus on straights, and no Legend races: add "
+                 "a Legend first.",
+           "ko": "난이도는 레전드가 직선에서 받는 보너스인데, 달리는 레전드가 없습니다: 먼저 "
+                 "레전드를 추가하세요."}[language]
+    nothing = {"en": "No Legends to speed up", "ko": "빠르게 할 레전드가 없음"}[language]
+
+    def greyed(screen: Any) -> None:
+        assert screen.form.legends == 0 and screen.form.bonus == 0
+        assert find(screen, "bonus").meaning == nothing
+        for name in ("bonus minus", "bonus plus"):
+            button = find(screen, name)
+            assert button.disabled and button.why_disabled == why, name
+            _tap(button)
+            ui.pump(2)
+            hint = current_hint()
+            assert hint is not None and hint.text == why, name
+        assert screen.form.bonus == 0
+
+    def with_a_legend(screen: Any) -> None:
+        ui.player.press("legends plus")
+        ui.player.press("bonus plus")
+        ui.player.press("bonus plus")
+        assert screen.form.bonus == 2 and not find(screen, "bonus minus").disabled
+        assert find(screen, "bonus").meaning != nothing
+        while screen.form.legends:
+            ui.player.press("legends minus")
+        greyed(screen)
+
+    screen = _new_race(ui, 2, 0)
+    greyed(screen)
+    with_a_legend(screen)
+    app.show("start")
+    ui.player.press("championship")
+    season = app.screen("newseason")
+    season.new_form("custom")
+    app.show("newseason")
+    while season.form.legends:
+        ui.player.press("legends minus")
+    greyed(season)
+    with_a_legend(season)
+
+
 def test_a_seasons_races_are_explained(ui, app800) -> None:
     app = app800
     ui.player.press("championship")

@@ -61,3 +61,30 @@ def show_name_clash(form: Any, fields: Any, title: Any, go: Any) -> str:
     go.disabled = bool(why)
     go.why_disabled = why
     return why
+
+
+def show_legends(form: Any, ids: Any) -> None:
+    """The Legends' and the difficulty's steppers (``ids``: ``legends``, ``bonus`` and their
+    ``_minus`` and ``_plus`` buttons), each greyed button saying why when tapped. With no
+    Legend the difficulty (their bonus on straights) applies to nothing: its - and + are
+    greyed and the line under it says so. New race's and New season's."""
+    from companion.i18n import _
+
+    from ..views.drivers import MAX_BONUS, MAX_LEGENDS
+    from ..views.race_form import legends_words
+
+    ids.legends.value = _("Legends: {count}").format(count=form.legends)
+    ids.legends.meaning = legends_words(form.legends)
+    ids.bonus.value = _("Difficulty: +{bonus}").format(bonus=form.bonus)
+    ids.bonus.meaning = form.difficulty_words()
+    ids.legends_minus.disabled = form.legends <= 0
+    ids.legends_minus.why_disabled = form.why_no_fewer_legends()
+    ids.legends_plus.disabled = form.legends >= MAX_LEGENDS or not form.free_colours()
+    ids.legends_plus.why_disabled = form.why_no_more_legends()
+    none = form.legends <= 0
+    ids.bonus_minus.disabled = none or form.bonus <= 0
+    ids.bonus_minus.why_disabled = form.why_no_difficulty() if none \
+        else form.why_no_lower_bonus()
+    ids.bonus_plus.disabled = none or form.bonus >= MAX_BONUS
+    ids.bonus_plus.why_disabled = form.why_no_difficulty() if none \
+        else form.why_no_higher_bonus()

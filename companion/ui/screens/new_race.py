@@ -18,14 +18,13 @@ from companion import i18n
 from companion.engine.modules import EVENTS
 from companion.i18n import _, listed
 
-from ..views.drivers import MAX_BONUS, MAX_LEGENDS
 from ..views.names import COLOUR_RGB, colour_name, legend_name
-from ..views.race_form import RaceForm, legends_words, options_summary
+from ..views.race_form import RaceForm, options_summary
 from ..widgets.basic import Btn, MoreBelow, Swatch, ToneLabel  # noqa: F401 - MoreBelow: new_race.kv
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
 from ..widgets.text_fit import FIT
-from .base import PagedScreen, show_name_clash
+from .base import PagedScreen, show_legends, show_name_clash
 
 PAGES = ("setup", "options", "notes")
 
@@ -210,21 +209,8 @@ class NewRaceScreen(PagedScreen):
             track=info.display_name(i18n.language()))
         self.ids.track_notes.text = "\n\n".join(_(n) for n in track.unverified)
         say(self.ids.laps, _("Laps: {laps}").format(laps=self._laps()), self._laps_meaning())
-        say(self.ids.legends, _("Legends: {count}").format(count=form.legends),
-            legends_words(form.legends))
-        say(self.ids.bonus,
-            _("Difficulty: +{bonus}").format(bonus=form.bonus),
-            _("Legends +{n} on straights").format(n=form.bonus) if form.bonus
-            else _("Legends: cards as printed"))
+        show_legends(form, self.ids)
         self.ids.options_summary.text = self._summary(form)
-        self.ids.legends_minus.disabled = form.legends <= 0
-        self.ids.legends_minus.why_disabled = form.why_no_fewer_legends()
-        self.ids.legends_plus.disabled = form.legends >= MAX_LEGENDS or not form.free_colours()
-        self.ids.legends_plus.why_disabled = form.why_no_more_legends()
-        self.ids.bonus_minus.disabled = form.bonus <= 0
-        self.ids.bonus_minus.why_disabled = form.why_no_lower_bonus()
-        self.ids.bonus_plus.disabled = form.bonus >= MAX_BONUS
-        self.ids.bonus_plus.why_disabled = form.why_no_higher_bonus()
         self._drivers()
         if self.page == "options":
             self._options()

@@ -16,16 +16,14 @@ from kivy.uix.gridlayout import GridLayout
 from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
-from ..views.drivers import MAX_BONUS, MAX_LEGENDS
 from ..views.modules_form import press_corner_number, press_letters
 from ..views.names import CAR_COLOURS, COLOUR_RGB, colour_name, track_title
-from ..views.race_form import legends_words
 from ..views.season_form import SeasonForm, race_words
 from ..views.words import event_line, event_title
 from ..widgets.basic import Btn, MoreBelow, Swatch, ToneLabel  # noqa: F401 - MoreBelow: new_season.kv
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
-from .base import PagedScreen, show_name_clash
+from .base import PagedScreen, show_legends, show_name_clash
 
 PAGES = ("setup", "races")
 
@@ -113,19 +111,7 @@ class NewSeasonScreen(PagedScreen):
             n=len(form.race_list()), tracks=tracks)
         self.ids.races_button.text = (_("Edit the races") if custom
                                       else _("Events and Press Corners"))
-        self.ids.legends.value = _("Legends: {count}").format(count=form.legends)
-        self.ids.legends.meaning = legends_words(form.legends)
-        self.ids.bonus.value = _("Difficulty: +{bonus}").format(bonus=form.bonus)
-        self.ids.bonus.meaning = (_("Legends +{n} on straights").format(n=form.bonus)
-                                  if form.bonus else _("Legends: cards as printed"))
-        self.ids.legends_minus.disabled = form.legends <= 0
-        self.ids.legends_minus.why_disabled = form.why_no_fewer_legends()
-        self.ids.legends_plus.disabled = form.legends >= MAX_LEGENDS or not form.free_colours()
-        self.ids.legends_plus.why_disabled = form.why_no_more_legends()
-        self.ids.bonus_minus.disabled = form.bonus <= 0
-        self.ids.bonus_minus.why_disabled = form.why_no_lower_bonus()
-        self.ids.bonus_plus.disabled = form.bonus >= MAX_BONUS
-        self.ids.bonus_plus.why_disabled = form.why_no_higher_bonus()
+        show_legends(form, self.ids)
         self._drivers()
         if self.page == "races":
             self._races()

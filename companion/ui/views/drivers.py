@@ -150,10 +150,22 @@ class DriverList:
     def set_legends(self, count: int) -> None:
         room = len(CAR_COLOURS) - len(self.drivers)
         self.legends = max(0, min(count, MAX_LEGENDS, room))
+        if not self.legends:
+            self.bonus = 0  # the difficulty is the Legends' bonus: none to give it to
         self._cars_changed()
 
     def set_bonus(self, bonus: int) -> None:
-        self.bonus = max(0, min(bonus, MAX_BONUS))
+        """The difficulty (the Legends' bonus on straights); none without a Legend (a table
+        test set +2 with no Legend in the race: it applied to nothing)."""
+        self.bonus = max(0, min(bonus, MAX_BONUS)) if self.legends else 0
+
+    def difficulty_words(self) -> str:
+        """What the difficulty stepper's figure means."""
+        if not self.legends:
+            return _("No Legends to speed up")
+        if self.bonus:
+            return _("Legends +{n} on straights").format(n=self.bonus)
+        return _("Legends: cards as printed")
 
     # --- why a control is greyed out (a tap on it says so) -------------------------------
 
@@ -216,6 +228,12 @@ class DriverList:
     @staticmethod
     def why_no_fewer_legends() -> str:
         return _("No Legend to take away: this race has none.")
+
+    @staticmethod
+    def why_no_difficulty() -> str:
+        """The difficulty's - and + greyed: no Legend races."""
+        return _("The difficulty is the Legends' bonus on straights, and no Legend races: "
+                 "add a Legend first.")
 
     @staticmethod
     def why_no_lower_bonus() -> str:
