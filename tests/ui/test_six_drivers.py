@@ -47,7 +47,7 @@ def _check_gears(app, names) -> None:
             assert button.width >= 48 - 0.5 and button.height >= 48 - 0.5, button.test_name
             boxes.append((left, bottom, right, top))
         name = find(screen, f"driver {row.car}")
-        assert name.text == row.name and row.name in names
+        assert name.text.replace("\n", "") == row.name and row.name in names
         assert _whole(name), (name.text, name.texture_size, name.size)
         assert name.font_size >= READABLE_PX, (name.text, name.font_size)
     for i, a in enumerate(boxes):  # no two buttons overlap
@@ -243,6 +243,46 @@ def test_six_drivers_who_may_declare_a_clogged_hand_fit(ui, names, monkeypatch) 
         assert messages.shown and set(messages.shown) <= (
             {r.text for r in rulings} | {r.short for r in rulings if r.short})
         assert messages.texture_size[1] <= messages.height + 1
+    app.set_language("en")
+
+
+TABLE_TWELVE = ("제갈공명선생의후손이라네", "황보세종대왕님만세만만세", "김연아선수의피겨스케이팅",
+                "諸葛孔明先生字臥龍南陽人", "歐陽明日香子美智惠理奈子", "Maximilianus")
+"""A table test's twelve-letter names, Korean, Chinese and Latin."""
+
+
+def test_a_long_name_beside_clogged_breaks_in_its_middle(ui, monkeypatch) -> None:
+    """Beside Clogged (a table test, six drivers at 800x480, zh_TW after ko) a twelve-letter
+    Korean name wrapped where its first line filled up, at 14 px: "제갈공명선생의후" /
+    "손이라네". No layout keeps it on one line at the readable floor there (the cell is about
+    200 px, Clogged at least 48, the name 168 at the floor; a line of its own above Clogged
+    does not fit six drivers' cells): a Chinese or Korean name now breaks between the two
+    letters nearest its middle ("제갈공명선생" / "의후손이라네"), each line whole, as large as
+    the line allows; a Latin name stays whole on one line."""
+    from companion.ui.widgets import text_cache
+
+    app = ui.app
+    start(app, TABLE_TWELVE, 0)
+    controller = _next_gears_all_may_clog(ui, monkeypatch)
+    for language in ("ko", "zh_TW", "en", "ko"):
+        app.set_language(language)
+        screen = app.sm.current_screen
+        screen.refresh()
+        ui.pump(3)
+        for row in controller.view().gear_rows:
+            find(screen, f"clogged {row.car}")  # beside the name
+            name = find(screen, f"driver {row.car}")
+            name.texture_update()
+            lines = ["".join(word.text for word in line.words)
+                     for line in text_cache.renderer(name)._cached_lines]
+            where = (language, row.name, lines, name.font_size, name.width)
+            assert "".join(lines) == row.name, where
+            assert name.font_size >= READABLE_PX, where
+            assert name.texture_size[0] <= name.width + 1, where
+            if row.name.isascii():
+                assert len(lines) == 1, where
+            else:
+                assert len(lines) == 2 and len(lines[0]) == len(lines[1]) == 6, where
     app.set_language("en")
 
 

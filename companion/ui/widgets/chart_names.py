@@ -106,6 +106,27 @@ def two_lines(text: str, size: float, room: float, name: str | None = None) -> s
     return None
 
 
+def middle_lines(name: str, size: float, room: float) -> str | None:
+    """``name`` alone on two lines of at most ``room`` pixels at ``size``, broken where the two
+    lines come nearest to the same width: at a space, or between two letters where
+    :func:`_may_break` (a Chinese or Korean name's, letter by letter: a syllable), never inside
+    a Latin word; at least :data:`LEAST_LETTERS` letters on each line. The gear panel's name
+    beside Clogged: "제갈공명선생 / 의후손이라네", where filling the first line as full as it
+    goes left "제갈공명선생의후 / 손이라네" (found by a table test). None when it cannot be."""
+    best: tuple[float, str] | None = None
+    for i in range(LEAST_LETTERS, len(name) - LEAST_LETTERS + 1):
+        if name[i] == " ":
+            first, second = name[:i].rstrip(), name[i + 1:].lstrip()
+        elif " " in (name[i - 1], name[i]) or not _may_break(name[i - 1], name[i]):
+            continue
+        else:
+            first, second = name[:i], name[i:]
+        wide = max(FIT.width(first, size), FIT.width(second, size))
+        if first and second and wide <= room and (best is None or wide < best[0]):
+            best = (wide, f"{first}\n{second}")
+    return best[1] if best is not None else None
+
+
 def fit_name(name: str, label: Callable[[str], str], size: float, room: float,
              two: bool = True) -> FittedName:
     """``label(name)`` in ``room`` pixels: at ``size``, else smaller down to the floor, else

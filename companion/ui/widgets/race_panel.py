@@ -31,6 +31,7 @@ from companion.i18n import _
 
 from ..views.race_view import KEYPAD_FAMILY, GearRow, RaceView
 from .basic import Btn
+from .chart_names import middle_lines
 from .lookup import walk
 from .measure import READABLE_PX
 from .react_grid import ReactGrid
@@ -116,6 +117,8 @@ class GearCell:
     line: the name's colour and the gear lit say it there)."""
     clogged: Btn | None = None
     """Clogged, while the car may declare it."""
+    name: str = ""
+    """The driver's name (its label may hold it on two lines: :meth:`RacePanel._fit_name`)."""
 
 
 def button_height(app: Any) -> float:
@@ -394,7 +397,6 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         name = TintLabel(text=row.name, font_size=app.fs, bold=True, halign="left",
                          valign="middle", color=app.c_fg)  # turns green, rendered once
         name.bind(size=lambda w, s: setattr(w, "text_size", s))
-        name.bind(width=lambda w, width, size=app.fs: fit_font(w, size, width))
         name.test_name = f"driver {row.car}"
         top.add_widget(name)
         # "ready" has its room from the start: the name does not move or shrink when a gear is
@@ -418,9 +420,35 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         self._in_use = built  # a cell's buttons stay in the cell
         box.add_widget(buttons)
         box.keep_texts_whole()
-        cell = GearCell(box, top, ready)
+        cell = GearCell(box, top, ready, name=row.name)
         top.bind(width=lambda *_a: self._fit_ready(cell))
+        name.bind(width=lambda *_a: self._fit_name(cell))
         return cell
+
+    @staticmethod
+    def _fit_name(cell: GearCell) -> None:
+        """The driver's name whole on its line: at the body size, or smaller down to the
+        readable floor (:func:`fit_font`). Beside Clogged a twelve-letter Chinese or Korean
+        name does not fit one line at the floor (168 px; at 800x480 a cell is 199-213 px wide
+        and Clogged takes at least a 48 px target, and a line of its own above Clogged would
+        want 3 x 24 px more than the six drivers' panel has): the line is a button tall there,
+        and the name takes two lines broken at the letter nearest its middle (a syllable:
+        "제갈공명선생 / 의후손이라네", :func:`.chart_names.middle_lines`), as large as the line
+        allows, rather than where the first line filled up ("제갈공명선생의후 / 손이라네",
+        found by a table test)."""
+        app = App.get_running_app()
+        label = cell.top.children[-1]
+        room = label.width
+        if cell.clogged is not None and room > 1 and FIT.width(cell.name, MIN_NAME_FONT) > room:
+            size = float(app.fs)
+            while size >= MIN_NAME_FONT:
+                lines = middle_lines(cell.name, size, room)
+                if lines is not None and 2 * FIT.line_height(size) <= cell.top.height:
+                    label.text, label.font_size = lines, size
+                    return
+                size -= 0.5
+        label.text = cell.name
+        fit_font(label, app.fs, room)
 
     @staticmethod
     def _fit_ready(cell: GearCell) -> None:
@@ -430,10 +458,9 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
         800x480: found by a table test). It is decided by the line's width, not by the
         driver's choice: the name never moves when a gear is chosen."""
         app = App.get_running_app()
-        name = cell.top.children[-1]
         room = cell.top.width - cell.top.spacing - _ready_width(app)
         wanted = cell.clogged is None and (
-            not name.text or FIT.width(name.text, MIN_NAME_FONT) <= room)
+            not cell.name or FIT.width(cell.name, MIN_NAME_FONT) <= room)
         cell.ready.width = _ready_width(app) if wanted else 0
         cell.ready.opacity = 1 if wanted else 0
 
@@ -463,6 +490,7 @@ class RacePanel(HitMixin, BoxLayout):  # type: ignore[misc]
                 self._in_use = built  # the cell's button, not the prompt's
             cell.top.add_widget(cell.clogged)
         self._fit_ready(cell)
+        self._fit_name(cell)
         cell.box.keep_texts_whole()
         return True
 
