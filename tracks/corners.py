@@ -158,7 +158,7 @@ def check_legend_zones(reader: FieldReader, corners: Sequence[Corner], spaces: i
         if (line - corner.legend_line_after) % spaces > gap:
             reader.fail(
                 f"corners[{index}].legend_line_after",
-                f"must lie after corners[{before}].line_after ({previous}) and before this "
+                f"must lie on or after corners[{before}].line_after ({previous}) and before this "
                 f"corner's line_after ({line}), got {corner.legend_line_after}: the Legend zone "
                 "would hold another corner's line",
             )

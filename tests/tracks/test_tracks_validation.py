@@ -319,9 +319,11 @@ def test_bundled_files_must_carry(key: str) -> None:
 
 
 @pytest.mark.parametrize(("corner", "legend", "problem"), [
-    (2, 20, "must lie after corners[1].line_after (33) and before this corner's line_after (49), "
+    (2, 20, "must lie on or after corners[1].line_after (33) and before this "
+            "corner's line_after (49), "
             "got 20: the Legend zone would hold another corner's line"),
-    (0, 50, "must lie after corners[3].line_after (57) and before this corner's line_after (12), "
+    (0, 50, "must lie on or after corners[3].line_after (57) and before this "
+            "corner's line_after (12), "
             "got 50: the Legend zone would hold another corner's line"),
 ])
 def test_a_bundled_legend_line_behind_the_corner_before_is_refused(
@@ -353,7 +355,7 @@ def test_a_bundled_legend_line_may_stand_on_the_corner_line_before() -> None:
     track = parse_track(doc, "tracks/data/usa.json", strict=True, expected_id="usa").track
     assert track.legend_zone_length(track.corners[2]) == 21
     doc["corners"][2]["legend_line_after"] = 11  # behind corner 1's line after 12
-    with pytest.raises(TrackError, match=r"corners\[2\]\.legend_line_after: must lie after "
+    with pytest.raises(TrackError, match=r"corners\[2\]\.legend_line_after: must lie on or after "
                        r"corners\[0\]\.line_after \(12\)"):
         parse_track(doc, "tracks/data/usa.json", strict=True, expected_id="usa")
 
