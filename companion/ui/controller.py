@@ -362,14 +362,20 @@ class RaceController:
         sent are not an input, so the stop lost them (by decision, README); the last ruling
         said nothing of it, and a driver who had typed a hand could take it for sent. One
         sentence after the ruling, kept in a full box (as an Undo's headline); gone with the
-        next input. Not when the race stopped right after an Undo: Continue says the Undo's
-        words again, the keypad as the Undo left it (an undone reveal back on it)."""
-        if (getattr(self.session, "last_event", None) == "undo" or len(self._steps()) < 2
-                or self.view().mode not in KEYPAD_FAMILY):
+        next input. When the race stopped right after an Undo, Continue says the Undo's words
+        again and puts the keypad as the Undo left it (an undone reveal back on it), so the
+        sentence says that: a hand changed after the Undo came back unchanged, one key from
+        being sent, with no word (found by a table test)."""
+        if self.view().mode not in KEYPAD_FAMILY:
             return
-        self._lines.append(Line(
-            lambda: _("Cards typed before the app stopped are not kept: type them again."),
-            headline=True))
+        if getattr(self.session, "last_event", None) == "undo":
+            self._lines.append(Line(lambda: _(
+                "Cards typed after the Undo before the app stopped are not kept: the keypad "
+                "shows the cards as the Undo left them."), headline=True))
+        elif len(self._steps()) >= 2:
+            self._lines.append(Line(
+                lambda: _("Cards typed before the app stopped are not kept: type them again."),
+                headline=True))
 
     def _resume_undo(self) -> bool:
         """The last Undo's words again: it took back the last inputs undone, from the top of

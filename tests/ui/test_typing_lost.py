@@ -3,8 +3,11 @@
 said nothing of it: the keypad stood empty under the last ruling, and a driver who had typed
 a hand before the cut could take it for sent. Continue at a car's card keypad now says so in
 the ruling box, in the table's language; not after an Undo or Menu and Continue (the app did
-not stop: nothing typed is lost), nor when the app stopped right after an Undo (Continue says
-the Undo again, its cards back on the keypad), nor at another prompt."""
+not stop: nothing typed is lost), nor at another prompt. When the app stopped after an Undo,
+Continue says the Undo again, its cards back on the keypad as the Undo left them, and then
+that what was typed after the Undo is not kept (a table test: Undo put '0 1 1 1' back, the
+driver changed it to '0 1 1', and after a power cut the old hand stood one key from being
+sent with no word)."""
 
 from __future__ import annotations
 
@@ -94,7 +97,14 @@ def test_undo_and_menu_continue_say_nothing_of_typed_cards(ui) -> None:
     assert LOST["en"] not in _said(app)
 
 
-def test_continue_right_after_an_undo_says_the_undo_only(ui) -> None:
+UNDONE = {"en": ("Cards typed after the Undo before the app stopped are not kept: "
+                  "the keypad shows the cards as the Undo left them."),
+          "zh_TW": "復原後、程式停止前輸入的牌沒有保留：鍵盤上是復原留下的牌。",
+          "ko": ("되돌리기 후 앱이 멈추기 전에 입력한 카드는 저장되지 않습니다: "
+                 "키패드에는 되돌리기가 남긴 카드가 있습니다.")}
+
+
+def _undo_a_reveal(ui) -> None:
     from companion.engine import Reveal
 
     app = ui.app
@@ -106,10 +116,46 @@ def test_continue_right_after_an_undo_says_the_undo_only(ui) -> None:
         if any(isinstance(a, Reveal) for a in app.session.actions()[len(before):]):
             break
     ui.player.press("undo")  # the reveal back on the keypad
+
+
+def test_continue_right_after_an_undo_says_the_undo_and_that_later_typing_is_lost(ui) -> None:
+    _undo_a_reveal(ui)
+    app = ui.app
     typed, said = app.controller.entry, _said(app)
     assert typed[0] and app.controller.view().mode == "reveal"
+    assert UNDONE["en"] not in said and LOST["en"] not in said
     app = ui.restart()
     ui.player.press("continue")
     ui.pump(2)
     assert app.controller.entry == typed
-    assert _said(app) == said and LOST["en"] not in said
+    assert _said(app) == [*said, UNDONE["en"]]  # the Undo's words again, then the sentence
+
+
+def test_continue_after_an_undo_and_a_changed_hand_says_the_change_is_lost(ui) -> None:
+    """The table test: Undo puts '0 1 1 1' back, the driver changes it to '0 1 1', the power
+    is cut; Continue shows '0 1 1 1' again, one key from being sent, and must say so."""
+    _undo_a_reveal(ui)
+    app = ui.app
+    typed, said = app.controller.entry, _said(app)
+    assert len(typed[0]) >= 2, typed
+    ui.player.press("key back")
+    ui.player.press("key back")
+    digit = next(key for key, _label, live in app.controller.view().keys
+                 if live and key.isdigit())
+    ui.player.press(f"key {digit}")
+    assert app.controller.entry != typed
+    app = ui.restart()
+    ui.player.press("continue")
+    ui.pump(2)
+    assert app.controller.entry == typed  # the hand as the Undo left it, not as changed
+    assert _said(app) == [*said, UNDONE["en"]]
+    box = find(app.sm.current_screen, "messages")
+    try:
+        for language, sentence in UNDONE.items():
+            app.set_language(language)
+            ui.pump(3)
+            assert sentence in box.shown, (language, box.shown)  # whole, in the box
+    finally:
+        app.set_language("en")
+    ui.player.press("key back")
+    assert UNDONE["en"] in _said(app)  # typing says nothing new
