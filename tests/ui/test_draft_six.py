@@ -362,3 +362,54 @@ def test_a_finished_draft_shows_every_hand_without_scrolling(ui, names, size) ->
         app.set_language("en")
         ui.pump(3)
     assert not problems, problems[:4]
+
+
+TABLE_DEAL = (("cooling-3", "heat", "body-3"), ("brakes-15", "4wd-0-cool3", "4wd-0-cool3"),
+              ("brakes-15", "brakes-1234", "cooling-1"), ("body-1", "heat", "rpm-1"),
+              ("body-1", "rpm-1", "brakes-24"), ("4wd-4", "rpm-2", "cooling-3"))
+"""A table test's finished draft, the hands in the order shown (one with 4WD 0 twice)."""
+KOREAN = ("이순신장군님의바다이야기", "황보세종대왕님만세만만세", "남궁민수선생님의둘째아들",
+          "박지성선수의축구이야기들", "제갈공명선생의후손이라네", "김연아선수의피겨스케이팅")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_finished_draft_keeps_the_words_of_every_hand_that_fits(ui, language) -> None:
+    """The table test's deal, six twelve-letter Korean names, at 800x480: the draft fell back
+    to every card by its name, at 15 px, the hands 173 px tall in a view of 324 (its bottom
+    half empty, what no card does shown) because one hand (4WD 0 twice) is too wordy. Now
+    only the hands whose words do not fit are shown by name; the others show their cards'
+    words, the view used and never scrolling, the text never under the readable floor."""
+    from companion.ui.views.words import design_name
+    from companion.ui.widgets.measure import READABLE_PX
+
+    app = ui.app
+    _open_draft(app, ui.pump, KOREAN)
+    screen = app.sm.current_screen
+    flow = app.draft_flow
+    order = replace(flow.draft, market=(), round=3, picks=()).order
+    picks = tuple((car, design) for car, hand in zip(order, TABLE_DEAL, strict=True)
+                  for design in hand)
+    flow.draft = replace(flow.draft, market=(), round=3, picks=picks)
+    assert flow.mode == "done"
+    try:
+        app.set_language(language)
+        screen.refresh()
+        ui.pump(3)
+        view = screen.ids.hands_view
+        assert view.children[0].height <= view.height + 0.5  # no scrolling
+        bottom = view.to_window(view.x, view.y)[1]
+        in_words: list[str] = []
+        for hand in find_all(screen, "hand "):
+            car = hand.test_name.removeprefix("hand ")
+            assert hand.to_window(hand.x, hand.y)[1] >= bottom - 0.5, car  # in the view
+            assert not _cut(hand), _hand_lines(hand)
+            assert min(label.font_size for label in _labels(hand)) >= READABLE_PX
+            shown = _labels(hand)[1].text.replace("\u00a0", " ")
+            cards = flow.cards()[car]
+            if shown == "\n".join(design_card(d) for d in cards).replace("\u00a0", " "):
+                in_words.append(car)
+            else:
+                assert shown == "\n".join(design_name(d) for d in cards), shown
+        assert len(in_words) >= 4, (language, in_words)  # at most two hands by name
+    finally:
+        app.set_language("en")
