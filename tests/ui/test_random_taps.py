@@ -34,21 +34,14 @@ PACE = 0.8
 
 
 def _shown(widget: Any, window: Any) -> bool:
-    from kivy.uix.scrollview import ScrollView
+    from companion.ui.demo.player import TablePlayer
 
     x, y = widget.to_window(*widget.center)
     if not (0 <= x < window.width and 0 <= y < window.height) or widget.width <= 0:
         return False
     if widget.opacity <= 0 or widget.height <= 0:
         return False
-    parent = widget.parent
-    while parent is not None and parent is not parent.parent:
-        if isinstance(parent, ScrollView):
-            px, py = parent.to_window(parent.x, parent.y)
-            if not (px <= x <= px + parent.width and py <= y <= py + parent.height):
-                return False
-        parent = parent.parent
-    return True
+    return TablePlayer._visible(widget)  # not clipped away by a list that scrolls
 
 
 def _on_screen(app: Any) -> list[Any]:

@@ -11,6 +11,8 @@ sent with no word)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from companion.ui.demo.table_shots import start
@@ -35,6 +37,19 @@ def _said(app) -> list[str]:
     return [ruling.text for ruling in app.controller.view().rulings]
 
 
+def _whole_in_every_language(ui: Any, sentences: dict[str, str]) -> None:
+    """Each language's sentence whole in the race screen's ruling box."""
+    app = ui.app
+    box = find(app.sm.current_screen, "messages")
+    try:
+        for language, sentence in sentences.items():
+            app.set_language(language)
+            ui.pump(3)
+            assert sentence in box.shown, (language, box.shown)  # whole, in the box
+    finally:
+        app.set_language("en")
+
+
 def test_continue_at_the_card_keypad_says_typed_cards_are_lost(ui) -> None:
     app = ui.app
     start(app, ("Maximilianus", "Bartholomew"), 1)
@@ -50,14 +65,7 @@ def test_continue_at_the_card_keypad_says_typed_cards_are_lost(ui) -> None:
     assert app.sm.current == "race" and app.controller.view().mode == "reveal"
     assert not app.controller.entry[0]  # what was typed is gone
     assert _said(app) == [*said, LOST["en"]]  # the last ruling again, then the sentence
-    box = find(app.sm.current_screen, "messages")
-    try:
-        for language, sentence in LOST.items():
-            app.set_language(language)
-            ui.pump(3)
-            assert sentence in box.shown, (language, box.shown)  # whole, in the box
-    finally:
-        app.set_language("en")
+    _whole_in_every_language(ui, LOST)
     ui.player.press("key 1")
     ui.player.press("key back")
     assert LOST["en"] in _said(app)  # typing says nothing new
@@ -149,13 +157,6 @@ def test_continue_after_an_undo_and_a_changed_hand_says_the_change_is_lost(ui) -
     ui.pump(2)
     assert app.controller.entry == typed  # the hand as the Undo left it, not as changed
     assert _said(app) == [*said, UNDONE["en"]]
-    box = find(app.sm.current_screen, "messages")
-    try:
-        for language, sentence in UNDONE.items():
-            app.set_language(language)
-            ui.pump(3)
-            assert sentence in box.shown, (language, box.shown)  # whole, in the box
-    finally:
-        app.set_language("en")
+    _whole_in_every_language(ui, UNDONE)
     ui.player.press("key back")
     assert UNDONE["en"] in _said(app)  # typing says nothing new
