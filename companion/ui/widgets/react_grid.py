@@ -1,6 +1,8 @@
 """The React choices on the race screen's panel, laid out by
-:func:`~companion.ui.views.react_layout.react_rows`. A few choices are whole buttons in two
-columns, each with its label and, smaller under it, its detail ("with Sun +2"). A busy React
+:func:`~companion.ui.views.react_layout.react_rows`. A few choices are whole buttons two to a
+row, each with its label and, smaller under it, its detail ("with Sun +2"); one whose words do
+not fit half the row has the whole row ("behind" a twelve-letter Chinese or Korean name wrapped
+to a third line in half a row at 800x480: found by a table test). A busy React
 (more choices than four rows of two) shows each long run of amounts as a block, its name then a
 key per amount ("Slipstream, with Sun +2: +4 +5 +6 +7"), on as many rows as the panel's width
 needs, the rows even (:func:`~companion.ui.views.react_layout.run_columns`; Cooldown 6 in two
@@ -29,6 +31,8 @@ from ..views.race_view import RaceView, ReactButton
 from ..views.react_layout import FEW, ReactRow, react_rows, run_columns
 from .text_fit import FIT
 
+HALVES = (3,)
+"""A few choices are two to a row (a half each) or one (the whole row): never a third."""
 ROW_GAP = 0.15
 """Between the rows of a busy React, in font sizes (the panel's own spacing is 0.25)."""
 ROW_UNITS = 6
@@ -58,14 +62,15 @@ def two_lines(text: str, detail: str, small: float) -> str:
 
 
 def units(button: ReactButton, room: float, spacing: float, size: float,
-          small: float) -> int:
+          small: float, shares: tuple[int, ...] = (2, 3)) -> int:
     """How much of a packed row ``button`` needs (:data:`ROW_UNITS`), for a row ``room`` px
-    wide: its label at ``size`` and its detail at ``small``, each on one line."""
+    wide: its label at ``size`` and its detail at ``small``, each on one line; the least of
+    ``shares`` that holds them, else the whole row."""
     need = FIT.width(button.label, size)
     if button.detail:
         need = max(need, FIT.width(button.detail, small))
     need += dp(8) + 2  # the button's text inset (common.kv), and rounding
-    for share in (2, 3):
+    for share in shares:
         parts = ROW_UNITS // share
         if need <= (room - spacing * (parts - 1)) / parts:
             return share
@@ -110,6 +115,10 @@ class ReactGrid:
         self._box: BoxLayout | None = None
         """A busy React's rows."""
         self._packed_for = 0.0
+        self._shares: tuple[int, ...] = (2, 3)
+        """The shares of a row a whole choice may take short of the whole row: a third or a
+        half in a busy React, a half (two columns) in a few choices."""
+        self._packed_shares: list[int] = []
         panel.bind(width=self._width_changed)
 
     def build(self, view: RaceView) -> None:
@@ -117,17 +126,13 @@ class ReactGrid:
         runs, whole = react_rows(view.react)
         self.in_runs = frozenset(b.key for row in runs for b in row.buttons)
         self._whole, self._rows, self._runs, self._box = [], [], [], None
-        if len(view.react) <= FEW:
-            grid = GridLayout(cols=2, spacing=app.fs * 0.25, size_hint_y=None)
-            grid.bind(minimum_height=grid.setter("height"))
-            for button in whole:
-                grid.add_widget(self._button(button, button.label))
-            self.panel.add_widget(grid)
-            return
-        # the rows a little closer than the panel's own spacing: five rows of 48 px fit under
-        # a two-line prompt at 800x480 (tests/ui/test_react_busy.py)
+        few = len(view.react) <= FEW
+        self._shares = HALVES if few else (2, 3)
+        # a busy React's rows a little closer than the panel's own spacing: five rows of 48 px
+        # fit under a two-line prompt at 800x480 (tests/ui/test_react_busy.py)
         box = self._box = BoxLayout(orientation="vertical", size_hint_y=None,
-                                    spacing=max(2.0, app.fs * ROW_GAP))
+                                    spacing=app.fs * 0.25 if few
+                                    else max(2.0, app.fs * ROW_GAP))
         box.bind(minimum_height=box.setter("height"))
         for row in runs:
             box.add_widget(self._run(row))
@@ -153,7 +158,7 @@ class ReactGrid:
                                     spacing)
             rows = math.ceil(count / keys.cols)
             line.height = rows * keys.children[0].height + (rows - 1) * keys.spacing[1]
-        shares = [units(b, room, spacing, app.fs, app.fs_small) for b, _w in self._whole]
+        shares = self._packed_shares = self._units(room)
         self._rows = []
         for indexes in pack(shares):
             row = BoxLayout(size_hint_y=None, height=self._whole[indexes[0]][1].height,
@@ -164,6 +169,12 @@ class ReactGrid:
                 row.add_widget(widget)
             self._rows.append(row)
             box.add_widget(row)
+
+    def _units(self, room: float) -> list[int]:
+        """Each whole choice's share of a row ``room`` px wide, as its words are now."""
+        app = App.get_running_app()
+        return [units(b, room, app.fs * 0.25, app.fs, app.fs_small, self._shares)
+                for b, _w in self._whole]
 
     def _width_changed(self, _panel: Any, width: float) -> None:
         shown = self._box is not None and self._box.parent is self.panel
@@ -222,6 +233,17 @@ class ReactGrid:
             button.text = (f"{button_view.label}\n{button_view.detail}".strip() if greyed
                            else react_text(button_view, app.fs_small))
             button.line_height = TWO_LINES if button_view.detail and not greyed else 1.0
+        self._repack(view)
+
+    def _repack(self, view: RaceView) -> None:
+        """The whole choices packed again if their words now need other shares of a row (the
+        car ahead is another, with a longer name)."""
+        if self._box is None or not self._whole:
+            return
+        fresh = {b.key: b for b in view.react}
+        self._whole = [(fresh.get(b.key, b), widget) for b, widget in self._whole]
+        if self._units(self.panel.width) != self._packed_shares:
+            self._pack()
 
 
 def _role(button: ReactButton) -> str:
