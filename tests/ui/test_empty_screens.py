@@ -76,3 +76,22 @@ def test_the_storage_screen_with_no_fault_says_so_in_no_warning_colour(ui) -> No
     assert list(title.color) == list(app.c_ok)
     screen.faulty = True
     assert list(title.color) == list(app.c_warn)
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_next_race_with_no_race_shows_no_button_that_does_nothing(ui, language: str) -> None:
+    """Next race with no season open showed a large greyed orange "Garage draft" beside Back
+    over an otherwise empty screen (found by a table test): with no race to draft for, the
+    button goes, and Back, the one button left, leads Home."""
+    app = ui.app
+    assert app.season_id is None
+    try:
+        app.set_language(language)
+        screen = app.show("nextrace")
+        ui.pump(2)
+        shown = _buttons(screen)
+        assert [b.test_name for b in shown] == ["back"], [(b.test_name, b.text) for b in shown]
+        assert not [b for b in shown if b.disabled]
+        assert screen.ids.draft.disabled  # out of sight and out of reach
+    finally:
+        app.set_language("en")

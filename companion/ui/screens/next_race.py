@@ -58,7 +58,8 @@ class NextRaceScreen(BaseScreen):
         if plan is None:
             # opened with no race (a fresh app's first screen): its deck button had no text;
             # it says why there is none, the deck button goes, and with no season open Back
-            # leads Home (the Standings it led to had none to show)
+            # leads Home (the Standings it led to had none to show); Garage draft goes too
+            # (a large greyed orange bar with nothing to draft for: found by a table test)
             self.ids.title.text = _("No race to start.")
             why = (_("No season is open: Championship on Home opens one.")
                    if app.season_id is None else
@@ -68,13 +69,14 @@ class NextRaceScreen(BaseScreen):
             box.add_widget(label)
             if app.season_id is None:
                 self.back_to = "start"
-            self.ids.draft.disabled = True
-            self.ids.draft.why_disabled = _("No race to start.")
-            deck.text, deck.disabled, deck.opacity = "", True, 0
-            deck.size_hint_x, deck.width = None, 0
+            for gone in (deck, self.ids.draft):
+                gone.disabled, gone.opacity = True, 0
+                gone.size_hint_x, gone.width = None, 0
+            deck.text = ""
             return
         deck.disabled, deck.opacity, deck.size_hint_x = False, 1, 0.4
-        self.ids.draft.disabled = False
+        self.ids.draft.disabled, self.ids.draft.opacity = False, 1
+        self.ids.draft.size_hint_x = 1
         names = plan.names()
         race = plan.race
         self.ids.title.text = _("Race {n}: {track}").format(n=plan.number,
