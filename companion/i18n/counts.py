@@ -19,9 +19,11 @@ at a space), so "得到 1" / "張贊助卡" cannot happen.
 >>> fill_kept("{car} 得到 {cards} 張贊助卡", car="Ana Lee", cards=1)
 'Ana Lee 得到\xa01\xa0張贊助卡'
 
-Kivy-free and standard library only. The ``(s)`` is resolved by the engine's
-:func:`companion.engine.explain.counted`: the engine's own English sentences (the replay
-command's, which imports no i18n) say their counts the same way.
+Kivy-free and standard library only. The engine resolves the ``(s)`` of its own English
+sentences alike (:func:`companion.engine.explain.counted`: the replay command imports no
+i18n); this module keeps its own copy, as importing the engine's would load the whole engine
+with the app's first screen (``tests/ui/test_startup.py``). ``tests/ui/test_counts.py`` checks
+that the two agree.
 """
 
 from __future__ import annotations
@@ -29,15 +31,46 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from companion.engine.explain import PLURAL_MARK, count_of, counted
-
 from .particles import particles
 
-__all__ = ["NO_BREAK_SPACE", "PLURAL_MARK", "counted", "fill", "fill_kept", "kept_together"]
-
+PLURAL_MARK = "(s)"
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 NO_BREAK_SPACE = "\u00a0"
 _NUMBER = re.compile(r"\{(\w+)\}|\d+")
 """A placeholder (a number when its value is a whole number) or digits written in a message."""
+
+
+def _count(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def counted(template: str, params: Mapping[str, object]) -> str:
+    """``template`` with each ``(s)`` resolved by the count before it (placeholders kept).
+
+    A ``(s)`` with no whole-number placeholder before it is left as it is: a message written
+    that way is a bug in the message, and ``tests/ui/test_counts.py`` finds it in every catalog.
+    """
+    if PLURAL_MARK not in template:
+        return template
+    out: list[str] = []
+    count: int | None = None
+    for piece in re.split(r"(\{\w+\}|\(s\))", template):
+        if piece == PLURAL_MARK:
+            out.append(piece if count is None else ("" if count == 1 else "s"))
+            continue
+        name = _PLACEHOLDER.fullmatch(piece)
+        if name is not None:
+            found = _count(params.get(name.group(1)))
+            if found is not None:
+                count = found
+        out.append(piece)
+    return "".join(out)
 
 
 def fill(template: str, /, **params: object) -> str:
@@ -54,7 +87,7 @@ def kept_together(template: str, params: Mapping[str, object]) -> str:
     chars = list(template)
     for found in _NUMBER.finditer(template):
         name = found.group(1)
-        if name is not None and count_of(params.get(name)) is None:
+        if name is not None and _count(params.get(name)) is None:
             continue
         start, end = found.span()
         if start > 0 and chars[start - 1] == " ":

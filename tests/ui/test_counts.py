@@ -50,6 +50,20 @@ def test_a_word_with_no_count_before_it_is_left_as_written() -> None:
     assert counts.counted("card(s) of {car}", {"car": "Ana"}) == "card(s) of {car}"
 
 
+@pytest.mark.parametrize("params", [
+    {"count": 0}, {"count": 1}, {"count": 2}, {"count": "1"}, {"count": True}, {},
+    {"car": "7", "count": 1, "wanted": 3},
+])
+def test_the_engine_and_the_app_count_alike(params: dict[str, object]) -> None:
+    """The engine's copy (its English sentences, the replay command's) and the app's (its
+    screens' words, which may not load the engine with the first screen) resolve every
+    counted message of the catalog, and these odd counts, the same way."""
+    from companion.engine.explain import counted as engine_counted
+
+    for message in [*_counted_messages(), "{car} has {count} card(s), not {wanted}."]:
+        assert counts.counted(message, params) == engine_counted(message, params), message
+
+
 def _counted_messages() -> list[str]:
     return [m for m in messages() if counts.PLURAL_MARK in m]
 

@@ -12,7 +12,8 @@ from companion.i18n.extract import po_path
 from companion.i18n.pofile import read_po
 
 SEAT = re.compile(r"\{seats?\}")
-FORMS = {"zh_TW": re.compile(r"座位 \{seats?\}"), "ko": re.compile(r"\{seats?\}번 자리")}
+FORMS = {"zh_TW": re.compile(r"座位[ \n]\{seats?\}"), "ko": re.compile(r"\{seats?\}번[ \n]자리")}
+"""(A line break for the space: New race's seat button writes it on two lines.)"""
 
 
 @pytest.mark.parametrize("language", sorted(FORMS))
