@@ -83,7 +83,7 @@ class DraftScreen(BaseScreen):
         row: list[Btn] = []
         for card in view.market:
             button = Btn(text=card.text, test_name=f"card {card.index}", size_hint_y=None,
-                         height=app.tap * 1.3, font_size=app.fs_small, gate=self.gate)
+                         height=app.tap * 1.3, gate=self.gate)
             row = row if len(row) < 2 else []
             row.append(button)
             _fits_its_text(button, row)
@@ -97,7 +97,7 @@ class DraftScreen(BaseScreen):
             row = []
             for card in view.own:
                 button = Btn(text=card.text, test_name=f"own {card.index}", size_hint_y=None,
-                             height=app.tap * 1.3, font_size=app.fs_small, gate=self.gate,
+                             height=app.tap * 1.3, gate=self.gate,
                              role="selected" if view.selected == card.index else "normal")
                 row = row if len(row) < 2 else []
                 row.append(button)

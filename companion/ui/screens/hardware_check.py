@@ -160,7 +160,7 @@ class HardwareCheckScreen(BaseScreen):
         dial = cell(0.11, "dial")
         last = cell(0.3, "last", shorten=False)
         last.bind(width=lambda *_a: _fit_row(line, last))  # its lines at the width it is given
-        button = Btn(text=_("Identify"), size_hint_x=0.17, font_size=size,
+        button = Btn(text=_("Identify"), size_hint_x=0.17, scale="small",
                      test_name=f"identify {seat}")
         button.bind(on_release=lambda _b, s=seat: self.identify(s))
         line.add_widget(button)

@@ -279,7 +279,7 @@ class NewRaceScreen(PagedScreen):
             swatch = Swatch(rgba=[*COLOUR_RGB[driver.colour], 1])
             holder.add_widget(swatch)
             colour = Btn(text=colour_name(driver.colour), size_hint_x=None,
-                         width=widths["colour"], font_size=size, test_name=f"colour {index}")
+                         width=widths["colour"], scale="small", test_name=f"colour {index}")
             colour.bind(on_release=lambda _b, i=index: self._do(form.next_colour, i))
             name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
                              font_size=app.fs, one_line=app.fs)
@@ -287,21 +287,17 @@ class NewRaceScreen(PagedScreen):
             name.bind(text=lambda _w, text, d=driver: self._named(d, text))
             self._name_fields.append(name)
             seat = Btn(text=seat_words(driver.seat), size_hint_x=None,
-                       width=widths["seat"], font_size=size, test_name=f"seat {index}")
+                       width=widths["seat"], scale="small", test_name=f"seat {index}")
             seat.bind(on_release=lambda _b, i=index: self._do(form.next_seat, i))
             handicap = Btn(
                 text=_("Handicap:\n-{n} Heat").format(n=driver.handicap) if driver.handicap
                 else _("No\nhandicap"), size_hint_x=None, width=widths["handicap"],
-                font_size=size, test_name=f"handicap {index}")
+                scale="small", test_name=f"handicap {index}")
             handicap.bind(on_release=lambda _b, i=index: self._do(form.cycle_handicap, i))
             remove = Btn(text="X", size_hint_x=None, width=48, test_name=f"remove {index}",
                          disabled=len(form.drivers) <= 1,
                          why_disabled=form.why_no_fewer_drivers())
             remove.bind(on_release=lambda _b, i=index: self._do(form.remove_driver, i))
-            for button in (colour, seat, handicap):
-                # in the small size the widths are measured at: Btn's kv rule (app.fs) wins
-                # over a font_size given to the constructor (they were drawn at 18 px)
-                button.font_size = size
             for widget in (holder, colour, name, seat, handicap, remove):
                 row.add_widget(widget)
             box.add_widget(row)

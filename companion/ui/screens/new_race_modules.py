@@ -124,7 +124,7 @@ class ModulesPanel:
                 grid.add_widget(self._btn(label, f"road {corner.line_after}",
                                           modules.cycle_road, corner.line_after,
                                           size_hint_y=None, height=app.tap,
-                                          font_size=app.fs_small))
+                                          scale="small"))
             box.add_widget(grid)
         lines = [road_line(track.corner_number(c), tokens[c.line_after], chicane_number(track, c))
                  for c in corners if c.line_after in tokens]

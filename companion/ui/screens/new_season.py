@@ -193,10 +193,10 @@ class NewSeasonScreen(PagedScreen):
                                      -1, size_hint_x=None, width=app.tap))
             row.add_widget(self._btn(event_title(race.event) if race.event else _("No event"),
                                      f"race {index} event", form.step_event, index, 1,
-                                     font_size=app.fs_small))
+                                     scale="small"))
             row.add_widget(self._btn(
                 _("Sponsorship cards drawn: {cards}").format(cards=race.sponsors),
-                f"race {index} sponsors", form.cycle_sponsors, index, font_size=app.fs_small))
+                f"race {index} sponsors", form.cycle_sponsors, index, scale="small"))
             row.add_widget(self._btn("X", f"race {index} remove", form.remove_race, index,
                                      size_hint_x=None, width=48,
                                      disabled=len(form.races) <= 1,
@@ -211,7 +211,7 @@ class NewSeasonScreen(PagedScreen):
                 letters.add_widget(self._btn(
                     text, f"race {index} press {letter}", form.toggle_press, index, letter,
                     role="selected" if letter in race.press else "normal", size_hint_y=None,
-                    height=app.tap, font_size=app.fs_small))
+                    height=app.tap, scale="small"))
             box.add_widget(letters)
         box.add_widget(self._btn(_("Add race"), "add race", form.add_race, size_hint_y=None,
                                  height=app.tap))
@@ -233,7 +233,7 @@ class NewSeasonScreen(PagedScreen):
             row.add_widget(holder)
             row.add_widget(self._btn(colour_name(driver.colour), f"colour {index}",
                                      form.next_colour, index, size_hint_x=None,
-                                     width=colour_width, font_size=size))
+                                     width=colour_width, scale="small"))
             name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
                              font_size=app.fs, one_line=app.fs)
             name.test_name = f"name {index}"

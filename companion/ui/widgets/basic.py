@@ -43,6 +43,11 @@ class Btn(Button):  # type: ignore[misc]
     largest size up to ``one_line`` at which the text fits inside the button, and never below
     :data:`~companion.ui.widgets.measure.READABLE_PX` (a keypad key: "스트레스" in a quarter
     of the panel). 0: ``font_size`` as set.
+    ``scale``: the app's text size the button is drawn in, ``body`` (``app.fs``), ``small``
+    or ``big``; common.kv's rule sets ``font_size`` from it, and follows the window. A
+    ``font_size`` given to the constructor is refused: the rule, applied after the
+    constructor's arguments, would overwrite it (buttons asked for in the small size were
+    drawn in the body size, wider than the widths measured for them).
     """
 
     test_name = StringProperty("")
@@ -51,10 +56,14 @@ class Btn(Button):  # type: ignore[misc]
     why_disabled = StringProperty("")
     gate = ObjectProperty(None, allownone=True)
     one_line = NumericProperty(0)
+    scale = OptionProperty("body", options=("body", "small", "big"))
     action: Any = None
     """What a pooled button does on release (set by its panel)."""
 
     def __init__(self, **kwargs: Any) -> None:
+        if "font_size" in kwargs:
+            raise TypeError("Btn(font_size=...) would be overwritten by common.kv's rule: "
+                            "give scale='small' or 'big' (or one_line)")
         super().__init__(**kwargs)
         for name in ("one_line", "width", "text"):
             self.fbind(name, self._fit_one_line)

@@ -28,7 +28,7 @@ class SavedLine(BoxLayout):  # type: ignore[misc]
         self.row = BoxLayout(size_hint_y=None, height=app.tap, spacing=app.fs * 0.4)
         self.words = ToneLabel(tone="muted", scale="small", size_hint_y=1)
         self.words.test_name = "saved"
-        self.button = Btn(size_hint_x=None, width=app.tap * 2.4, font_size=app.fs_small,
+        self.button = Btn(size_hint_x=None, width=app.tap * 2.4, scale="small",
                           test_name="saved where")
         self.button.bind(on_release=lambda _b: self.toggle())
         self.path = ToneLabel(tone="muted", scale="small")
