@@ -138,10 +138,13 @@ class NewSeasonScreen(PagedScreen):
             row.height = 0
             return
         if not row.children:
-            name = NameInput(hint_text=_("Season name"), multiline=False, font_size=app.fs)
+            name = NameInput(multiline=False, font_size=app.fs)
             name.test_name = "season name"
             name.bind(text=lambda _w, text: setattr(self.form, "name", text))
             row.add_widget(name)
+        # the field is kept: its hint in the language of now (it stayed English after a
+        # change of language)
+        row.children[0].hint_text = _("Season name")
         row.children[0].text = self.form.name
         row.height = app.tap
 
