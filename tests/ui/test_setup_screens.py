@@ -216,8 +216,9 @@ def test_six_twelve_letter_names_are_whole_in_their_boxes_on_new_race(ui, app800
             assert wide < field.width - field.padding[0] - field.padding[2], where
             assert field.scroll_x == 0, where
         assert layout_problems(app, f"newrace 6 {names[0]} [{language}]") == []
-    # A name longer than a box holds even at the floor (the app sets no limit) scrolls while
-    # it is typed; left, or set while another box is typed in, it shows its start.
+    # A name longer than a box holds even at the floor (typing stops at twelve letters, but
+    # a name stored longer is shown as it is: test_name_length.py) scrolls while its box is
+    # typed in; left, or set while another box is typed in, it shows its start.
     field = find(screen, "name 5")
     field.focus = True
     ui.pump(1)

@@ -41,22 +41,26 @@ class PagedScreen(BaseScreen):
         return shown
 
 
-def show_name_clash(form: Any, fields: Any, title: Any, go: Any) -> str:
+def show_name_clash(form: Any, fields: Any, title: Any, go: Any, refused: str = "") -> str:
     """Two drivers of one name (or a name like another car's colour, or a Legend's) make
     every ruling ambiguous (``DriverList.name_clash``): the names to change framed in the
     warning colour, the reason in short in ``title`` (in place of "Drivers: 2"; with six
     drivers there is no room under the names), ``go`` (Start race, Create season) greyed
     until they are changed (a tap on it says the reason in full). Returns the reason ("" when
-    the names stand). New race's and New season's."""
+    the names stand). New race's and New season's.
+
+    ``refused``: why the last key or paste in a name went unheard (a name holds 12 letters),
+    said in ``title`` in the same way, before a clash (the table's last act first), until a
+    name changes."""
     from companion.i18n import _
 
     clash = form.name_clash()
     for index, field in enumerate(fields):
         field.clash = clash is not None and index in clash.drivers
-    title.text = clash.said if clash is not None else _("Drivers: {count}").format(
-        count=len(form.drivers))
-    title.tone = "warn" if clash is not None else "accent"
-    title.scale = "small" if clash is not None else "body"
+    said = refused or (clash.said if clash is not None else "")
+    title.text = said or _("Drivers: {count}").format(count=len(form.drivers))
+    title.tone = "warn" if said else "accent"
+    title.scale = "small" if said else "body"
     why: str = clash.why if clash is not None else ""
     go.disabled = bool(why)
     go.why_disabled = why

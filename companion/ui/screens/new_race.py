@@ -18,6 +18,7 @@ from companion import i18n
 from companion.engine.modules import EVENTS
 from companion.i18n import _, listed
 
+from ..views.name_length import DRIVER_NAME_LETTERS, driver_name_words
 from ..views.names import COLOUR_RGB, colour_name, legend_name
 from ..views.race_form import RaceForm, options_summary
 from ..widgets.basic import Btn, MoreBelow, Swatch, ToneLabel  # noqa: F401 - MoreBelow: new_race.kv
@@ -50,6 +51,9 @@ class NewRaceScreen(PagedScreen):
         self.tracks = tracks.available_tracks()
         self._name_fields: list[NameInput] = []
         """The drivers' name fields, in the form's order."""
+        self._too_long = False
+        """A key or a paste in a name was refused (a name holds 12 letters): said above the
+        names until a name changes or the form is redrawn."""
         self.form = RaceForm()
         self.form.first_race()
         self.begun: str | None = None
@@ -195,6 +199,7 @@ class NewRaceScreen(PagedScreen):
         return max(smallest, size * room / wanted) if wanted > room > 0 else size
 
     def refresh(self) -> None:
+        self._too_long = False
         form, info = self.form, self.info
         track = info.track
         self.ids.page_button.text = (_("Race setup") if self.page == "options"
@@ -282,9 +287,11 @@ class NewRaceScreen(PagedScreen):
                          width=widths["colour"], scale="small", test_name=f"colour {index}")
             colour.bind(on_release=lambda _b, i=index: self._do(form.next_colour, i))
             name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
-                             font_size=app.fs, one_line=app.fs)
+                             font_size=app.fs, one_line=app.fs,
+                             most_letters=DRIVER_NAME_LETTERS)
             name.test_name = f"name {index}"
-            name.bind(text=lambda _w, text, d=driver: self._named(d, text))
+            name.bind(text=lambda _w, text, d=driver: self._named(d, text),
+                      on_too_long=lambda _w: self._refused())
             self._name_fields.append(name)
             seat = Btn(text=seat_words(driver.seat), size_hint_x=None,
                        width=widths["seat"], scale="small", test_name=f"seat {index}")
@@ -308,13 +315,21 @@ class NewRaceScreen(PagedScreen):
     def _named(self, driver: Any, text: str) -> None:
         """A name typed: checked at once, key by key (``_names_checked``)."""
         driver.name = text
+        self._too_long = False
+        self._names_checked()
+
+    def _refused(self) -> None:
+        """A key or a paste would have made a name longer than it may be: said above the
+        names (it was taken silently, 40 letters cut with "…" in the race)."""
+        self._too_long = True
         self._names_checked()
 
     def _names_checked(self) -> str:
         """The drivers' names checked: Start race greyed while two clash (``show_name_clash``);
         returns the reason ("" when the names stand)."""
         return show_name_clash(self.form, self._name_fields, self.ids.drivers_title,
-                               self.ids.start)
+                               self.ids.start,
+                               refused=driver_name_words() if self._too_long else "")
 
     def _options(self) -> None:
         form = self.form

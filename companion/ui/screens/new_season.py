@@ -17,6 +17,12 @@ from companion.i18n import _, listed
 from companion.i18n.counts import fill
 
 from ..views.modules_form import press_corner_number, press_letters
+from ..views.name_length import (
+    DRIVER_NAME_LETTERS,
+    SEASON_NAME_LETTERS,
+    driver_name_words,
+    season_name_words,
+)
 from ..views.names import CAR_COLOURS, COLOUR_RGB, colour_name, track_title
 from ..views.season_form import SeasonForm, race_words
 from ..views.words import event_line, event_title
@@ -39,6 +45,9 @@ class NewSeasonScreen(PagedScreen):
         self.form = SeasonForm()
         self._name_fields: list[NameInput] = []
         """The drivers' name fields, in the form's order."""
+        self._too_long = False
+        """A key or a paste in a driver's name was refused (12 letters): said above the names
+        until a name changes or the form is redrawn."""
         self.pages = {name: self.ids[f"{name}_page"].__self__ for name in PAGES}
         self._place_page()
 
@@ -101,6 +110,7 @@ class NewSeasonScreen(PagedScreen):
     # --- drawing -------------------------------------------------------------------------------
 
     def refresh(self) -> None:
+        self._too_long = False
         form = self.form
         custom = form.kind == "custom"
         self.ids.kind.text = (_("Custom season") if custom
@@ -122,13 +132,39 @@ class NewSeasonScreen(PagedScreen):
     def _named(self, driver: Any, text: str) -> None:
         """A name typed: checked at once, key by key (``_names_checked``)."""
         driver.name = text
+        self._heard()
+
+    def _refused(self) -> None:
+        """A key or a paste would have made a driver's name longer than it may be: said above
+        the names."""
+        self._heard(drivers_too_long=True)
+
+    def _season_named(self, text: str) -> None:
+        self.form.name = text
+        self._heard()
+
+    def _season_refused(self) -> None:
+        """A key or a paste would have made the season's name longer than the Championship
+        list and the Standings show whole: said at the foot of the form, where New season says
+        why it cannot go on."""
+        self._heard()
+        self.ids.problem.text = season_name_words()
+
+    def _heard(self, drivers_too_long: bool = False) -> None:
+        """A name changed, or a key in one was refused: only the last refusal is said (the
+        drivers' title counts the drivers again, the foot of the form says nothing of the
+        season's name)."""
+        self._too_long = drivers_too_long
         self._names_checked()
+        if self.ids.problem.text == season_name_words():
+            self.ids.problem.text = ""
 
     def _names_checked(self) -> str:
         """The drivers' names checked: Create season greyed while two clash (``show_name_clash``);
         returns the reason ("" when the names stand)."""
         return show_name_clash(self.form, self._name_fields, self.ids.drivers_title,
-                               self.ids.create)
+                               self.ids.create,
+                               refused=driver_name_words() if self._too_long else "")
 
     def _name_row(self, custom: bool) -> None:
         app = App.get_running_app()
@@ -138,9 +174,12 @@ class NewSeasonScreen(PagedScreen):
             row.height = 0
             return
         if not row.children:
-            name = NameInput(multiline=False, font_size=app.fs)
+            # written whole: smaller, down to the readable floor, as a driver's name is
+            name = NameInput(multiline=False, font_size=app.fs, one_line=app.fs,
+                             most_letters=SEASON_NAME_LETTERS)
             name.test_name = "season name"
-            name.bind(text=lambda _w, text: setattr(self.form, "name", text))
+            name.bind(text=lambda _w, text: self._season_named(text),
+                      on_too_long=lambda _w: self._season_refused())
             row.add_widget(name)
         # the field is kept: its hint in the language of now (it stayed English after a
         # change of language)
@@ -238,9 +277,11 @@ class NewSeasonScreen(PagedScreen):
                                      form.next_colour, index, size_hint_x=None,
                                      width=colour_width, scale="small"))
             name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
-                             font_size=app.fs, one_line=app.fs)
+                             font_size=app.fs, one_line=app.fs,
+                             most_letters=DRIVER_NAME_LETTERS)
             name.test_name = f"name {index}"
-            name.bind(text=lambda _w, text, d=driver: self._named(d, text))
+            name.bind(text=lambda _w, text, d=driver: self._named(d, text),
+                      on_too_long=lambda _w: self._refused())
             self._name_fields.append(name)
             row.add_widget(name)
             row.add_widget(self._btn("X", f"remove {index}", form.remove_driver, index,

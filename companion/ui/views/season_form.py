@@ -16,6 +16,7 @@ from companion.i18n.counts import fill
 
 from .drivers import Driver, DriverList, first_drivers
 from .modules_form import next_event
+from .name_length import kept
 
 KINDS = ("1961", "1962", "1963", "1964", "1965", "1966", "custom")
 
@@ -97,7 +98,7 @@ class SeasonForm(DriverList):
     def doc(self) -> dict[str, Any]:
         """The custom season's ``heat-season/1`` document."""
         return {"format": "heat-season/1", "id": "custom",
-                "name": self.name.strip() or _("Custom season"),
+                "name": kept(self.name) or _("Custom season"),
                 "races": [race.doc() for race in self.races]}
 
     def definition(self) -> Any:

@@ -9,6 +9,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.textinput import TextInput
 
+from ..views.name_length import fitting
 from .basic import one_line_size
 
 
@@ -29,6 +30,14 @@ class NameInput(TextInput):  # type: ignore[misc]
     """The name cannot stand (another driver's, another car's colour): its text and a frame
     in the warning colour, the reason said beside the names."""
     one_line = NumericProperty(0)
+    most_letters = NumericProperty(0)
+    """The most letters the name may hold (:func:`~companion.ui.views.name_length.letters`;
+    0: any number). A key, a paste or an input method's letter (a Korean syllable being
+    composed) that would make it longer adds nothing (a paste: what fits of its start), and
+    the field says ``on_too_long``: its screen says why. A name set longer (a stored one) is
+    shown as it is, and may be shortened."""
+
+    __events__ = ("on_too_long",)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -41,6 +50,46 @@ class NameInput(TextInput):  # type: ignore[misc]
         self.fbind("focus", self._from_start)
         self._fit_one_line()
         self._to_start()
+
+    def on_too_long(self) -> None:
+        """Something typed or pasted was refused: the name holds ``most_letters``."""
+
+    def insert_text(self, substring: Any, from_undo: bool = False) -> None:
+        """Every key, paste and input method's letter goes in here (Kivy's TextInput)."""
+        if self.most_letters and not from_undo and substring:
+            if isinstance(substring, bytes):
+                substring = substring.decode("utf8")
+            text, at = self._typed()
+            allowed = fitting(text, at, substring, int(self.most_letters))
+            if allowed != substring:
+                if allowed:
+                    super().insert_text(allowed, from_undo)
+                self.dispatch("on_too_long")
+                return
+        super().insert_text(substring, from_undo)
+
+    def window_on_textedit(self, window: Any, ime_input: str) -> None:
+        """An input method's letter being composed (Korean: "ㄱ", "기", "김") is drawn in the
+        field before it is typed: not when it could not go in."""
+        if self.most_letters and ime_input:
+            text, at = self._typed()
+            if fitting(text, at, ime_input, int(self.most_letters)) != ime_input:
+                super().window_on_textedit(window, "")  # the letter drawn so far goes
+                self.dispatch("on_too_long")
+                return
+        super().window_on_textedit(window, ime_input)
+
+    def _typed(self) -> tuple[str, int]:
+        """The text and the cursor's index in it, without the letter an input method is
+        composing (drawn in the text before it is typed)."""
+        text, at = self.text, self.cursor_index()
+        composing = self._ime_composition
+        if composing and self._ime_cursor:
+            end = self.cursor_index(self._ime_cursor)
+            if text[end - len(composing):end] == composing:
+                text = text[:end - len(composing)] + text[end:]
+                at -= len(composing) if at >= end else 0
+        return text, at
 
     def _fit_one_line(self, *_args: Any) -> None:
         if not self.one_line:
