@@ -331,6 +331,8 @@ def test_a_name_stored_longer_is_kept_and_shown_cut(ui, language: str) -> None:
     shown = find(app.sm.current_screen, "order name red")
     shown.texture_update()
     assert shown.text == long_name and shown.is_shortened
+    exported = app.session.export()  # the race file the table would export
+    assert {car["id"]: car.get("name") for car in exported["cars"]}["red"] == long_name
     app.show("start")
     ui.player.press("new race")
     if app.sm.current != "newrace":  # a race is unfinished: New race asks first
@@ -346,3 +348,23 @@ def test_a_name_stored_longer_is_kept_and_shown_cut(ui, language: str) -> None:
     field.do_backspace()
     assert screen.form.drivers[0].name == long_name[:-1]
     app.set_language("en")
+
+
+def test_a_race_file_s_long_name_replays_unchanged() -> None:
+    """A race file's names have no length limit (``docs/race-file.md``, a contract): the
+    documented sample with a 40-letter name replays to the same state, the name as given."""
+    import json
+    from pathlib import Path
+
+    from companion import racefile
+
+    path = Path(__file__).parents[2] / "docs" / "race-files" / "usa-first-rounds.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    long_name = "Maximilianus" * 3 + "Anna"
+    states = []
+    for name in ("Ana", long_name):
+        doc["cars"][0]["name"] = name
+        *_, final = racefile.replay(racefile.parse(doc))
+        assert {car.id: car.name for car in final.cars}["red"] == name
+        states.append(racefile.state_document(final))
+    assert states[0] == states[1]
