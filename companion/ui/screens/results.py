@@ -11,6 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.i18n import _
 from companion.i18n.counts import fill_kept
 
+from ..views.event_points import bonus_lines
 from ..views.names import car_label, track_title
 from ..views.results import lap_chart, results_document, results_paths, save_results
 from ..widgets.basic import MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: results.kv
@@ -19,7 +20,7 @@ from ..widgets.saved_line import SavedLine  # noqa: F401 - used by results.kv
 from .base import BaseScreen
 
 
-def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
+def place_lines(state: Any, season: bool = False) -> list[tuple[str, str, str, bool]]:
     """``(test name, headline, what it means, out)`` for every car: finishers in order, then
     the eliminated, who have no place (docs/rules.md §3.3): the later-eliminated first, each
     with the round it left in (``CarState.eliminated_at``; docs/rules-decisions.md #27). A
@@ -28,7 +29,10 @@ def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
     driver again under the headline that does: "Bartholomews won 1 Sponsorship card" wrapped
     as "…won 1 Sponsorship" / "card" beside the scroll bar's gutter (a list of six with its
     folder); "Won 1 Sponsorship card" keeps its noun whole on one line. A driver who won none
-    is told nothing of cards ("Won 0 Sponsorship cards" was noise in a list that scrolls)."""
+    is told nothing of cards ("Won 0 Sponsorship cards" was noise in a list that scrolls).
+    In a ``season``'s race, a driver whose place the event card gives championship points
+    for is told so ("+2 points for the win: Drivers' strike": Standings showed
+    "11 (1)" with nothing to say where the 2 came from; found by a table test)."""
     lines = []
     for car, place, rnd in state.results:
         name = car_label(state, car)
@@ -36,6 +40,8 @@ def place_lines(state: Any) -> list[tuple[str, str, str, bool]]:
         if state.car(car).sponsors and not state.car(car).legend:
             words.append(fill_kept(_("Won {cards} Sponsorship card(s)"),
                                    cards=state.car(car).sponsors))
+        if season:
+            words += bonus_lines(state.modules.event, place)
         lines.append((f"place {place}", _("{place}. {car}").format(place=place, car=name),
                       "\n".join(words), False))
     for car in (state.car(c) for c in state.out_of_race()):
@@ -136,11 +142,12 @@ class ResultsScreen(BaseScreen):
         if self._shown_race != session.race_id:  # another race's results: its folder hidden
             self._shown_race = session.race_id  # until asked for (as the first race's was)
             self.ids.saved_line.shown = False
-        self._standings_button(app.season_id is not None and app.has_seasons() and (
-            app.season_of(session.race_id) is not None))
+        season = app.season_id is not None and app.has_seasons() and (
+            app.season_of(session.race_id) is not None)
+        self._standings_button(season)
         state = session.state
         self.ids.title.text = _("Results: {track}").format(track=track_title(state.track.id))
-        lines = place_lines(state)
+        lines = place_lines(state, season)
         self._show_entries(len(lines))
         for (name, headline, words, out), (_entry, label, meaning) in zip(
                 lines, self._entries, strict=False):

@@ -14,6 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.i18n import _, listed
 from companion.i18n.counts import fill_kept
 
+from ..views.event_points import standings_note
 from ..views.names import car_name, season_name
 from ..views.standings_columns import RaceColumns, race_columns
 from ..widgets.basic import (  # noqa: F401 - OneLineTitle, ToneLabel: standings.kv
@@ -115,6 +116,9 @@ class StandingsScreen(BaseScreen):
                if self.columns.summed else [])
             # "(-)": eliminated, no place (Title sponsor withdraws, docs/rules.md §3.3)
             + ([_("(-): out of the race, no place.")] if unplaced else [])
+            # the event points in a race's figure and the totals ("11 (1)": 9 for the win,
+            # +2 for Drivers' strike; unexplained, found by a table test)
+            + standings_note(definition.races, season.standings())
             + [_("Ties: the better place in the last race ranks first (BGA rule; the printed "
                  "rule is not known).")])
         if self.saved_for != stored.id:
