@@ -600,8 +600,8 @@ def test_a_short_term_in_parentheses_is_not_broken_inside(ui) -> None:
 
 
 KOREAN_COUNTED = (
-    ("Draft order: {order}. {car} picked first and may then swap one earlier Upgrade.",
-     "업그레이드 한 장을"),
+    ("Draft order: {order}. {car} picks first and may then swap one earlier Upgrade for a "
+     "card left.", "업그레이드 한 장을"),
     ("{car} picked first: swap one earlier Upgrade for a card left, or skip.",
      "업그레이드 한 장을"),
     ("{car} is in gear {gear}: enter the {gear} card(s) revealed.", "카드 3장을"),

@@ -93,17 +93,28 @@ class NextRaceScreen(BaseScreen):
         # table test)
         press = listed(_("{letter}: corner {n}").format(
             letter=letter, n=press_corner_number(plan.track, letter)) for letter in race.press)
-        add(fill(_("Press Corners: {press}. Each driver draws {cards} Sponsorship card(s).")
-                 if race.sponsors else  # "draws 0 cards" read oddly (found by a table test)
-                 _("Press Corners: {press}. No Sponsorship cards to draw."),
-                 press=press or "-", cards=race.sponsors), "press")
+        # "draws 0 cards" read oddly, and so did "Press Corners: -." (found by table tests)
+        if press:
+            said = (_("Press Corners: {press}. Each driver draws {cards} Sponsorship card(s).")
+                    if race.sponsors else
+                    _("Press Corners: {press}. No Sponsorship cards to draw."))
+        else:
+            said = (_("No Press Corners this race. Each driver draws {cards} Sponsorship "
+                      "card(s).") if race.sponsors else
+                    _("No Press Corners this race. No Sponsorship cards to draw."))
+        add(fill(said, press=press, cards=race.sponsors), "press")
         # a place and its car never on two lines ("5." at a line's end): a no-break space
         grid = listed(f"{i}.\u00a0{names[c]}" for i, c in enumerate(plan.grid, start=1))
         add(_("Grid: {grid}").format(grid=grid), "grid")
+        # only what is true for this race: the first picker's swap is offered only to a driver
+        # with an earlier Upgrade (none before race 1), and nobody has picked yet ("X picked
+        # first and may then swap one earlier Upgrade" before race 1: found by a table test)
         order = listed(names[c] for c in plan.picks)
-        add(fill(_("Draft order: {order}. {car} picked first and may then swap one "
-                   "earlier Upgrade."), order=order, car=names[plan.picks[0]])
-            if plan.picks else "",
+        first = plan.picks[0] if plan.picks else None
+        add(fill(_("Draft order: {order}. {car} picks first and may then swap one earlier "
+                   "Upgrade for a card left.") if plan.swap_offered else
+                 _("Draft order: {order}. {car} picks first."), order=order, car=names[first])
+            if first is not None else "",
             "draft order")
         add(_("Weather: {token}. {effect}").format(token=weather_name(plan.weather),
                                                    effect=weather_effect(plan.weather)),

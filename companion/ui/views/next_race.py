@@ -60,6 +60,13 @@ class NextRace:
     def mechanics_event(self) -> bool:
         return mechanics_event(self.race.event)
 
+    @property
+    def swap_offered(self) -> bool:
+        """Whether the draft will offer its first picker the swap: only one with an earlier
+        Upgrade may swap (none before race 1; ``draft_flow.DraftFlow.mode``), for one of the 3
+        cards the picks leave in the market (docs/rules.md §3.1)."""
+        return bool(self.picks) and bool(self.earlier.get(self.picks[0]))
+
     def toggle_mechanics(self, car: str) -> None:
         self.mechanics[car] = -self.mechanics.get(car, 1)
 
