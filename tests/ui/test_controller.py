@@ -20,6 +20,7 @@ from companion.ui.controller import RaceController
 from companion.ui.demo.script import next_press
 from companion.ui.views.keypad import Entry
 from companion.ui.views.race_form import RaceForm
+from companion.ui.views.words import design_name
 
 
 def _controller(tmp_path: Path, legends: int = 0, seed: int = 3) -> RaceController:
@@ -152,6 +153,46 @@ def test_a_basic_value_s_key_is_greyed_once_every_copy_is_typed(tmp_path,
         garage = replace(car, upgrades=("brakes-1234", "body-3", "rpm-1"))
         choosing = Entry(["1", "1", "1", "up:brakes-1234"])  # its value is no Basic card
         assert choosing.allowed("1", garage) and choosing.why_not("1", garage) == ""
+    finally:
+        i18n.set_language("en")
+
+
+SPONSORS_IN = {
+    "en": ("Maximilianus holds 2 Sponsorship cards: 2 of 2 entered. Tap < to change one.",
+           "Maximilianus holds 1 Sponsorship card: 1 of 1 entered. Tap < to change one."),
+    "zh_TW": ("Maximilianus 持有 2 張贊助卡，2 張都已輸入。點 < 可修改一張。",
+              "Maximilianus 持有 1 張贊助卡，1 張都已輸入。點 < 可修改一張。"),
+    "ko": ("Maximilianus의 스폰서 카드는 2장이며, 2장을 모두 입력했습니다. 바꾸려면 <를 "
+           "누르세요.",
+           "Maximilianus의 스폰서 카드는 1장이며, 1장을 모두 입력했습니다. 바꾸려면 <를 "
+           "누르세요."),
+}
+
+
+@pytest.mark.parametrize("language", sorted(SPONSORS_IN))
+def test_a_sponsorship_key_greyed_by_the_count_says_the_count(tmp_path,
+                                                              language: str) -> None:
+    """A car holds Sponsorship cards, not designs: with its 2 entered (Sponsor 5 and Sponsor
+    0), every Sponsorship key is greyed, and Sponsor 3 said "Every Sponsorship 3 card this car
+    has is already entered." though the car never had one (found by a table test). The reason
+    says the count held and entered, "1 card" / "2 cards", in the player's language; an
+    upgrade card's key keeps its own reason."""
+    c = _controller(tmp_path)
+    car = replace(c.state.car("red"), name="Maximilianus", gear=4, sponsor_cards=2,
+                  upgrades=("body-3",))
+    i18n.set_language(language)
+    try:
+        two, one = SPONSORS_IN[language]
+        both = Entry(["up:sponsor-eole", "up:sponsor-mercury"])
+        for design in ("sponsor-deangeli", "sponsor-eole", "sponsor-dramdo"):
+            assert not both.allowed(f"up:{design}", car)
+            assert both.why_not(f"up:{design}", car) == two, design
+        single = replace(car, sponsor_cards=1)
+        assert Entry(["up:sponsor-lord"]).why_not("up:sponsor-deangeli", single) == one
+        assert Entry(["up:sponsor-lord"]).why_not("up:sponsor-lord", single) == one
+        body = Entry(["up:body-3"]).why_not("up:body-3", car)  # one upgrade card of it
+        assert body == i18n._("Every {card} card this car has is already entered.").format(
+            card=design_name("body-3")), body
     finally:
         i18n.set_language("en")
 

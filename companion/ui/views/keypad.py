@@ -39,6 +39,7 @@ from companion.engine.gate import COPIES_IN_DECK
 from companion.i18n import N_, _
 from companion.i18n.counts import fill
 
+from .names import colour_name
 from .race_view import RaceView
 from .words import design_name, render
 
@@ -222,6 +223,12 @@ class Entry:
         if len(parsed.cards) >= car.gear:
             return fill(_("In gear {gear} a car reveals {gear} card(s); no more can be "
                           "entered. Tap < to change one."), gear=car.gear)
+        if key[3:] in SPONSOR_DESIGNS and car.sponsor_cards > 0:
+            # a car holds Sponsorship cards, not designs: its count is what is used up (it
+            # said "Every Sponsorship 3 card ... is already entered" of a design it never had)
+            return fill(_("{car} holds {count} Sponsorship card(s): {count} of {count} "
+                          "entered. Tap < to change one."),
+                        car=driver_name(car), count=car.sponsor_cards)
         if key.startswith("up:"):
             return _("Every {card} card this car has is already entered.").format(
                 card=design_name(key[3:]))
@@ -270,6 +277,11 @@ class Entry:
             flips_text += ["?"] * (self.unpaid_needed - len(self.unpaid))
             shown.append(_("unpaid: {flips}").format(flips=",".join(flips_text)))
         return between.join(shown)
+
+
+def driver_name(car: CarState) -> str:
+    """The driver's name as the race shows it (the colour's name for a car with none)."""
+    return car.name if car.name and car.name != car.id else colour_name(car.id)
 
 
 def basic_in_play(parsed: Parsed, unpaid: list[int], shown: tuple[int, ...]) -> list[int]:
