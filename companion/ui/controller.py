@@ -176,7 +176,8 @@ class RaceController:
 
     A new controller on a race already under way (Continue) shows the last ruling again;
     ``after_stop`` (the app stopped since the race was last on screen: nothing typed on the
-    keypad came through) adds, at a car's card keypad, that what was typed is not kept.
+    keypad came through) adds, at a car's card keypad, that what was typed is not kept, and
+    at React with a Boost on offer, that a Boost tapped and not entered is not kept.
 
     ``on_fault(error)`` is called when the session's log could not record an input, undo or
     redo (a full disk, a locked or read-only log: the session is then unchanged); it shows the
@@ -207,6 +208,7 @@ class RaceController:
         self._resume_ruling()
         if after_stop:
             self._say_typing_lost()
+            self._say_boost_lost()
 
     # --- state ---------------------------------------------------------------------------
 
@@ -356,6 +358,18 @@ class RaceController:
                  for car in inputs.moved_cars(before.state, step.state)}
         moved |= {line.car for line in self._lines if line.placement and line.car}
         self._moved = frozenset(moved)
+
+    def _say_boost_lost(self) -> None:
+        """Continue after the app stopped, at React with a Boost on offer: a Boost tapped
+        and not yet entered (its flipped card) is no input either, so the stop lost it; the
+        screen offered Boost again with no word, though the table had flipped a card for it
+        (found by a table test). The app cannot know whether Boost was tapped, so the
+        sentence says what to do if it was; kept in a full box, gone with the next input."""
+        view = self.view()
+        if view.mode == "react" and any(b.key == "boost" and not b.why for b in view.react):
+            self._lines.append(Line(lambda: _(
+                "A Boost tapped before the app stopped was not entered: if a card was "
+                "flipped for it, tap Boost and enter that card."), headline=True))
 
     def _say_typing_lost(self) -> None:
         """Continue after the app stopped, at a car's card keypad: cards typed and not yet
@@ -660,6 +674,8 @@ class RaceController:
         it; an undone reveal goes back on the keypad."""
         if self._typed_by_hand():
             return self._undo_typing()
+        if self._entry.boosting:
+            return self._undo_boost()
         before = self.state
         self._entry.clear()
         self._typed, self._restored_keys = False, []
@@ -727,6 +743,22 @@ class RaceController:
         self._typed = False
         self._error = None
         self._lines = [Line(said, car, headline=True)]
+        self._moved = frozenset()
+        self._changed()
+        return True
+
+    def _undo_boost(self) -> bool:
+        """Undo at the Boost keypad (Boost tapped, its flipped card not entered) takes back
+        the Boost tap, and only that, saying so: it took back the car's whole reveal (found
+        by a table test). Nothing was recorded; the car is at React with its Boost on offer
+        again, and Undo again takes back the last recorded input."""
+        car = self.state.current_car
+        state = self.state
+        self._entry.boosting = False
+        self._error = None
+        self._lines = [Line(lambda: _(
+            "Undone: the Boost tapped for {car}, its card not yet entered; Boost is offered "
+            "again.").format(car=car_label(state, car or "")), car, headline=True)]
         self._moved = frozenset()
         self._changed()
         return True
@@ -802,7 +834,8 @@ class RaceController:
         rulings = self.rulings
         return race_view(self.state, self._entry, messages=tuple(r.text for r in rulings),
                          error=self.error,
-                         can_undo=self.session.can_undo or self._typed_by_hand(),
+                         can_undo=(self.session.can_undo or self._typed_by_hand()
+                                   or self._entry.boosting),
                          can_redo=self.session.can_redo, rulings=rulings, moved=self._moved,
                          revision=self.revision)
 

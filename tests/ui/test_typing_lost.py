@@ -84,8 +84,11 @@ def test_continue_at_another_prompt_says_nothing_of_typed_cards(ui, mode: str) -
     app = ui.restart()
     ui.player.press("continue")
     ui.pump(2)
-    assert app.controller.view().mode == mode
-    assert _said(app) == said
+    view = app.controller.view()
+    assert view.mode == mode
+    boost = any(b.key == "boost" and not b.why for b in view.react)  # (its own sentence)
+    assert _said(app) == [*said, *([BOOST_LOST["en"]] if boost else [])]
+    assert LOST["en"] not in _said(app)
 
 
 def test_undo_and_menu_continue_say_nothing_of_typed_cards(ui) -> None:
@@ -160,3 +163,71 @@ def test_continue_after_an_undo_and_a_changed_hand_says_the_change_is_lost(ui) -
     _whole_in_every_language(ui, UNDONE)
     ui.player.press("key back")
     assert UNDONE["en"] in _said(app)  # typing says nothing new
+
+
+BOOST_LOST = {
+    "en": ("A Boost tapped before the app stopped was not entered: if a card was flipped for "
+           "it, tap Boost and enter that card."),
+    "zh_TW": "程式停止前點的加速沒有輸入：如果已為它翻開一張牌，請點加速並輸入那張牌。",
+    "ko": ("앱이 멈추기 전에 선택한 부스트는 입력되지 않았습니다: 부스트를 위해 카드를 "
+           "뒤집었다면 부스트를 누르고 그 카드를 입력하세요."),
+}
+
+
+def _until_boost_offered(ui) -> None:
+    app = ui.app
+    for _ in range(60):
+        view = app.controller.view()
+        if view.mode == "react" and any(b.key == "boost" and not b.why for b in view.react):
+            return
+        ui.player.step()
+    raise AssertionError("Boost never offered")
+
+
+def test_continue_after_a_stop_at_the_boost_keypad_says_the_boost_was_not_entered(ui) -> None:
+    """The Boost keypad is not an input (nothing is recorded until the flipped card is
+    entered): a power cut there came back at React, Boost on offer again, with no word,
+    though the table had flipped a card for it (found by a table test). Continue at React
+    with Boost on offer now says so, as it does for cards typed on the keypad, in the
+    table's language; the Boost is taken as before."""
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomew"), 1)
+    ui.pump(2)
+    _until_boost_offered(ui)
+    ui.player.press("react boost")
+    assert app.controller.view().mode == "boost"
+    said = _said(app)
+    assert BOOST_LOST["en"] not in said
+    app = ui.restart()
+    ui.player.press("continue")
+    ui.pump(2)
+    assert app.sm.current == "race" and app.controller.view().mode == "react"
+    assert _said(app) == [*said, BOOST_LOST["en"]]  # the last ruling again, then the sentence
+    assert LOST["en"] not in _said(app)
+    _whole_in_every_language(ui, BOOST_LOST)
+    ui.player.press("react boost")
+    assert app.controller.view().mode == "boost"
+    ui.player.play_to_end()
+    assert app.session.state.over
+
+
+def test_continue_at_react_with_no_boost_on_offer_says_nothing_of_a_boost(ui) -> None:
+    """At React with no Boost on offer (taken this turn, or no Heat to pay for it), there is
+    no Boost to have lost: Continue says nothing of one."""
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomew"), 1)
+    ui.pump(2)
+    for _ in range(400):
+        view = app.controller.view()
+        if view.mode == "react" and not any(b.key == "boost" and not b.why
+                                            for b in view.react):
+            break
+        ui.player.step()
+    else:
+        raise AssertionError("never at React without a Boost on offer")
+    said = _said(app)
+    app = ui.restart()
+    ui.player.press("continue")
+    ui.pump(2)
+    assert app.controller.view().mode == "react"
+    assert _said(app) == said

@@ -229,3 +229,66 @@ def test_undo_takes_back_cards_typed_and_not_yet_sent_first(ui) -> None:
     ui.player.press("undo")
     assert len(app.session.actions()) < before and find(screen, "entry").text == ""
     assert "()" not in find(screen, "messages").shown[0]
+
+
+BOOST_UNDONE = {
+    "en": "Undone: the Boost tapped for Maximilianus, its card not yet entered; Boost is "
+          "offered again.",
+    "zh_TW": "已復原：為 Maximilianus 點的加速，牌尚未輸入；可以再點加速。",
+    "ko": "되돌림: Maximilianus의 부스트 선택 (카드는 아직 입력하지 않음). 부스트를 다시 "
+          "선택할 수 있습니다.",
+}
+
+
+def _at_an_open_boost(ui) -> None:
+    """A race of Maximilianus and Bartholomeus, at React with Boost offered."""
+    from companion.ui.demo.script import next_press
+    from companion.ui.demo.table_shots import start
+
+    app = ui.app
+    start(app, ("Maximilianus", "Bartholomeus"), 0)
+    ui.pump(2)
+    controller = app.controller
+    for _ in range(80):
+        view = controller.view()
+        if view.mode == "react" and any(b.key == "boost" and not b.why for b in view.react) and (
+                controller.state.current_car == "red"):
+            return
+        ui.player.press(next_press(controller))
+    raise AssertionError("Boost never offered")
+
+
+def test_undo_at_the_boost_keypad_takes_back_the_boost_tap_first(ui) -> None:
+    """Undo at the Boost keypad (Boost tapped, the flipped card not entered) took back the
+    car's whole reveal: "Undone: Maximilianus's cards …", the keypad back (found by a table
+    test). As with cards typed and not sent, Undo now takes back the Boost tap, and only that,
+    saying so: the car is at React again with its Boost still on offer, the log untouched;
+    Undo again takes back the reveal."""
+    _at_an_open_boost(ui)
+    app = ui.app
+    controller = app.controller
+    screen = app.sm.current_screen
+    logged, state = list(app.session.actions()), controller.state
+    ui.player.press("react boost")
+    assert controller.view().mode == "boost"
+    assert controller.view().can_undo and not find(screen, "undo").disabled
+    ui.player.press("undo")
+    assert list(app.session.actions()) == logged and controller.state == state  # nothing taken
+    view = controller.view()
+    assert view.mode == "react"
+    assert any(b.key == "boost" and not b.why for b in view.react)  # the Boost still to take
+    assert [r.text for r in view.rulings] == [BOOST_UNDONE["en"]]
+    assert find(screen, "messages").shown[0] == BOOST_UNDONE["en"]
+    for language in ("zh_TW", "ko"):
+        app.set_language(language)
+        try:
+            ui.pump(2)
+            assert find(screen, "messages").shown[0] == BOOST_UNDONE[language]
+        finally:
+            app.set_language("en")
+    ui.player.press("undo")  # now the reveal
+    assert len(app.session.actions()) < len(logged)
+    assert controller.view().mode == "reveal"
+    assert find(screen, "messages").shown[0].startswith("Undone: Maximilianus's cards")
+    ui.player.press("redo")  # what was recorded comes back; the Boost was never recorded
+    assert list(app.session.actions()) == logged and controller.view().mode == "react"
