@@ -676,6 +676,8 @@ class RaceController:
             return self._undo_typing()
         if self._entry.boosting:
             return self._undo_boost()
+        if self._cannot_pay_open():
+            return self._undo_cannot_pay()
         before = self.state
         self._entry.clear()
         self._typed, self._restored_keys = False, []
@@ -759,6 +761,28 @@ class RaceController:
         self._lines = [Line(lambda: _(
             "Undone: the Boost tapped for {car}, its card not yet entered; Boost is offered "
             "again.").format(car=car_label(state, car or "")), car, headline=True)]
+        self._moved = frozenset()
+        self._changed()
+        return True
+
+    def _cannot_pay_open(self) -> bool:
+        """React's "Cannot pay" was tapped and no flipped card is typed yet on its keypad."""
+        turn = self.state.turn
+        return (bool(self._entry.unpaid_needed) and not self._entry.unpaid
+                and turn is not None and turn.stage is not TurnStage.REVEAL)
+
+    def _undo_cannot_pay(self) -> bool:
+        """Undo at the keypad React's "Cannot pay" opened, nothing typed on it, takes back
+        that tap, and only that (it took back the car's whole reveal, as at the Boost
+        keypad)."""
+        car = self.state.current_car
+        state = self.state
+        self._entry.clear()
+        self._error = None
+        self._lines = [Line(lambda: _(
+            "Undone: \"{choice}\" tapped for {car}, no flipped card entered yet; it is "
+            "offered again.").format(choice=_("Cannot pay"), car=car_label(state, car or "")),
+            car, headline=True)]
         self._moved = frozenset()
         self._changed()
         return True

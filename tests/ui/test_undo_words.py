@@ -292,3 +292,45 @@ def test_undo_at_the_boost_keypad_takes_back_the_boost_tap_first(ui) -> None:
     assert find(screen, "messages").shown[0].startswith("Undone: Maximilianus's cards")
     ui.player.press("redo")  # what was recorded comes back; the Boost was never recorded
     assert list(app.session.actions()) == logged and controller.view().mode == "react"
+
+
+UNPAID_UNDONE = {
+    "en": "Undone: \"Cannot pay\" tapped for Maximilianus, no flipped card entered yet; it "
+          "is offered again.",
+    "zh_TW": "已復原：為 Maximilianus 點的「付不起熱度」，尚未輸入翻開的牌；可以再點一次。",
+    "ko": "되돌림: Maximilianus의 '열을 낼 수 없음' 선택 (뒤집은 카드는 아직 입력하지 않음). "
+          "다시 선택할 수 있습니다.",
+}
+
+
+def test_undo_at_the_cannot_pay_keypad_takes_back_that_tap_first(ui) -> None:
+    """The same as the Boost's for React's "Cannot pay" (the keypad of the Basic cards
+    flipped for upgrade cards the engine cannot pay): Undo there, nothing typed, took back
+    the car's whole reveal. It now takes back the tap, and only that."""
+    from companion.ui.demo.react_shots import CHOICES, start, to_react
+
+    app = ui.app
+    race = CHOICES["unpaid"][1]
+    start(app, race)
+    ui.pump(2)
+    to_react(app, ui.player, race)
+    controller = app.controller
+    screen = app.sm.current_screen
+    logged, state = list(app.session.actions()), controller.state
+    ui.player.press("react unpaid")
+    assert controller.view().mode == "unpaid"
+    ui.player.press("undo")
+    assert list(app.session.actions()) == logged and controller.state == state
+    view = controller.view()
+    assert view.mode == "react" and "unpaid" in [b.key for b in view.react]
+    assert find(screen, "messages").shown[0] == UNPAID_UNDONE["en"]
+    for language in ("zh_TW", "ko"):
+        app.set_language(language)
+        try:
+            ui.pump(2)
+            assert find(screen, "messages").shown[0] == UNPAID_UNDONE[language]
+        finally:
+            app.set_language("en")
+    ui.player.press("undo")  # now the reveal
+    assert len(app.session.actions()) < len(logged)
+    assert controller.view().mode == "reveal"
