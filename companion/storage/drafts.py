@@ -10,7 +10,8 @@ Two tables (:mod:`.schema`)::
   race's setup as the form held it, or the season's plan) and the deal, as one JSON object the
   app writes and reads (``companion.ui.views.draft_record``); the race's track, laps and cars
   beside it, for the list of things to continue.
-* :meth:`DraftStore.record` appends one accepted input (a pick, a swap, no swap) in its own
+* :meth:`DraftStore.record` appends one accepted input (a pick, a swap, no swap, or an undo,
+  ``{"kind": "undo", "undoes": seq}``, which takes back the last input in effect) in its own
   durable transaction (WAL, ``synchronous=FULL``, like every write of the log) before the app
   shows it.
 * A draft ends once: in the transaction that stores its race (:meth:`ends_in`, given to
@@ -98,7 +99,8 @@ class DraftSummary:
     cars: tuple[CarEntry, ...]
     """In grid order (names as stored: "" for a driver shown by the colour's name)."""
     inputs: int
-    """Inputs recorded so far (picks, and a season draft's swap or no swap)."""
+    """Inputs in effect (picks, and a season draft's swap or no swap): an input an undo
+    took back, and the undo, are not counted."""
     season_id: str | None
     race_no: int | None
 
@@ -264,7 +266,10 @@ class DraftStore:
         with self._log.reading() as db:
             rows = db.execute(
                 "SELECT d.id, d.created, d.track_id, d.laps, d.cars, d.season_id, d.race_no, "
-                "(SELECT COUNT(*) FROM draft_inputs i WHERE i.draft_id = d.id) "
+                # the inputs in effect: an undo takes one back (the app's ``{"kind": "undo"}``)
+                "(SELECT COUNT(*) - 2 * COUNT(CASE WHEN json_valid(i.payload) THEN "
+                "NULLIF(json_extract(i.payload, '$.kind') = 'undo', 0) END) "
+                "FROM draft_inputs i WHERE i.draft_id = d.id) "
                 f"FROM drafts d WHERE {where} ORDER BY d.rowid DESC", params).fetchall()
         return [DraftSummary(
             id=str(draft_id), created=str(created), track_id=str(track_id),

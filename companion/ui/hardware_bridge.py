@@ -14,6 +14,8 @@ on show):
   the reason shows on the race screen.
 * ``check`` (the Hardware check screen): inputs are only shown; a seat's LED lights for a moment
   after each of its inputs, and Identify blinks it fast.
+* ``draft`` (the Garage draft screen): Undo calls what the screen's Undo calls
+  (:attr:`HardwareBridge.draft_undo`): the last pick taken back; other inputs as ``idle``.
 * ``idle`` (any other screen): inputs are recorded, nothing is played.
 
 LEDs follow the race: BLINK = waiting for that seat's gear, ON = that seat's turn, OFF otherwise,
@@ -38,6 +40,8 @@ from .views.hardware_words import reason_text
 if TYPE_CHECKING:
     from hardware import Reason
 
+SCREEN_MODES = {"race": "race", "hwcheck": "check", "draft": "draft"}
+"""The bridge's mode on each screen (any other: ``idle``)."""
 ATTENTION_S = 2.0
 """How long a seat's LED blinks fast after a refused input, or after Identify."""
 FEEDBACK_S = 1.0
@@ -95,7 +99,10 @@ class HardwareBridge:
         self._controller = controller
         self.clock = clock
         self.mode = "idle"
-        """``race``, ``check`` or ``idle`` (set by the App when a screen is shown)."""
+        """``race``, ``check``, ``draft`` or ``idle`` (set by the App when a screen is
+        shown: :data:`SCREEN_MODES`)."""
+        self.draft_undo: Callable[[], None] | None = None
+        """What the draft screen's Undo does (the table's Undo on that screen)."""
         self.dial_version = 0
         """Counts the changes of any seat's dial (:meth:`dials_by_car`)."""
         self.seat_map: dict[int, str] = {}
@@ -226,6 +233,11 @@ class HardwareBridge:
             self.version += 1
             if self.mode == "race":
                 self._button(event.button)
+            elif self.mode == "draft" and self.draft_undo is not None:
+                from hardware import TableButton
+
+                if event.button is TableButton.UNDO:
+                    self.draft_undo()
         self.update_leds()
 
     def _ready(self, seat: int, gear: int) -> None:

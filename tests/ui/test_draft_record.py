@@ -136,7 +136,8 @@ def test_a_season_round_with_its_swap_replays_to_where_it_was(skip: bool) -> Non
     ({"kind": "swap", "driver": "blue", "give": "x", "at": 0, "card": "body-3"},
      "a swap by 'blue' where the draft awaits a pick by 'blue'"),
     ({"kind": "pick", "driver": "blue"}, "not a pick, a swap or no swap"),
-    ({"kind": "undo"}, "not a pick, a swap or no swap"),
+    ({"kind": "redo"}, "not a pick, a swap or no swap"),
+    ({"kind": "undo", "undoes": 1}, "an undo that does not take back the last input"),
 ])
 def test_an_input_the_draft_does_not_accept_is_named(stored: dict[str, Any],
                                                      problem: str) -> None:

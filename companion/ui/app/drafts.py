@@ -160,6 +160,13 @@ class DraftMixin:
             return None
         return summary.season_id, seed
 
+    def season_draft_picks(self, season_id: str) -> int:
+        """The inputs in effect (picks, a swap or No swap; undone ones not counted) of the
+        season's draft under way, 0 with none: while there are any, what the draft was dealt
+        from (Next race's deck, the mechanics' choices) is locked, since changing it begins a
+        new draft and the picks would be lost."""
+        return sum(d.inputs for d in self.log().drafts.open_drafts(season_id))
+
     def season_draft_plan(self, season_id: str) -> Any:
         """The Next race plan of the season's draft under way (drawn again from its seed, with
         its Garage deck and mechanics' choices: the Next race screen shows the race the draft

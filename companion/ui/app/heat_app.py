@@ -189,7 +189,9 @@ class HeatApp(SettingsMixin, DataMixin, DraftMixin, FaultMixin, HardwareMixin,
             return screen
         self.sm.current = name
         if self.hw_bridge is not None:
-            self.hw_bridge.mode = {"race": "race", "hwcheck": "check"}.get(name, "idle")
+            from ..hardware_bridge import SCREEN_MODES
+
+            self.hw_bridge.mode = SCREEN_MODES.get(name, "idle")
             self.hw_bridge.update_leds()
         return screen
 

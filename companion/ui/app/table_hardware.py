@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
@@ -31,6 +31,9 @@ HardwareFactory = Callable[[Any], Any]
 
 class HardwareMixin:
     """Hardware and watchdog (uses the app's ``sm``, ``controller`` and ``seat_map``)."""
+
+    if TYPE_CHECKING:  # provided by the App
+        def screen(self, name: str) -> Any: ...
 
     hardware_status = StringProperty("")
     """What was found, in one translated sentence."""
@@ -94,7 +97,7 @@ class HardwareMixin:
         try:
             import hardware
 
-            from ..hardware_bridge import HardwareBridge
+            from ..hardware_bridge import SCREEN_MODES, HardwareBridge
         except Exception as error:  # pragma: no cover - hardware package missing or broken
             self._hw_found = ("missing", str(error))
             self._show_hardware()
@@ -110,7 +113,9 @@ class HardwareMixin:
         self.hardware = found
         self.hw_bridge = HardwareBridge(found, lambda: self.controller)
         self.hw_bridge.seat_map = self.seat_map
-        self.hw_bridge.mode = {"race": "race", "hwcheck": "check"}.get(self.sm.current, "idle")
+        self.hw_bridge.mode = SCREEN_MODES.get(self.sm.current, "idle")
+        # the table's Undo on the Garage draft screen: its Undo (the last pick taken back)
+        self.hw_bridge.draft_undo = lambda: self.screen("draft").undo()
         available = bool(getattr(found, "available", True))
         reason = str(getattr(found, "reason", "") or "")
         if not available:

@@ -27,6 +27,8 @@ from .base import BaseScreen
 class DraftScreen(BaseScreen):
     done = BooleanProperty(False)
     """The draft is over (draft.kv: its empty error line then takes no room)."""
+    warning = BooleanProperty(True)
+    """The error line holds a refusal (in the warning colour), not what Undo took back."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -52,6 +54,14 @@ class DraftScreen(BaseScreen):
         self.flow.skip_swap()
         self.refresh()
 
+    def undo(self) -> None:
+        """Take back the last pick (or the swap, or No swap), recorded as an input of the
+        draft; the table's Undo button does the same on this screen."""
+        if self.flow is None:
+            return
+        self.flow.undo()
+        self.refresh()
+
     def back(self) -> None:
         App.get_running_app().show(self.flow.back if self.flow else "start")
 
@@ -68,6 +78,8 @@ class DraftScreen(BaseScreen):
             self.ids.start.disabled = True
             self.ids.start.why_disabled = _("No draft is under way: New race starts one.")
             self.ids.skip.disabled, self.ids.skip.opacity = True, 0
+            self.ids.undo.disabled = True
+            self.ids.undo.why_disabled = _("No draft is under way: New race starts one.")
             self.done = False
             return
         app = App.get_running_app()
@@ -75,7 +87,8 @@ class DraftScreen(BaseScreen):
         self.gate.show((view.mode, view.title, view.prompt, view.selected))
         self.ids.title.text = view.title
         self.ids.prompt.text = view.prompt
-        self.ids.error.text = view.error
+        self.warning = bool(view.error)
+        self.ids.error.text = view.error or view.notice
         box = self.ids.cards
         box.clear_widgets()
         grid = GridLayout(cols=2, spacing=app.fs * 0.3, size_hint_y=None)
@@ -112,8 +125,11 @@ class DraftScreen(BaseScreen):
         self.ids.skip.opacity = 1 if view.mode == "swap" else 0
         self.ids.start.disabled = view.mode != "done"
         self.ids.start.why_disabled = view.start_why
+        self.ids.undo.disabled = bool(view.undo_why)
+        self.ids.undo.why_disabled = view.undo_why
         self.ids.skip.gate = self.gate
         self.ids.start.gate = self.gate
+        self.ids.undo.gate = self.gate
 
     def hands_resized(self) -> None:
         """The hands' view changed height (the window did, or the error line came or went):

@@ -74,7 +74,12 @@ class NextRaceScreen(BaseScreen):
                 gone.size_hint_x, gone.width = None, 0
             deck.text = ""
             return
-        deck.disabled, deck.opacity, deck.size_hint_x = False, 1, 0.4
+        # a draft with picks was dealt from this deck and these choices: changing them dealt
+        # a new market and threw the picks away without a word (found by a table test)
+        locked = app.season_draft_picks(plan.season_id) > 0
+        deck.disabled, deck.opacity, deck.size_hint_x = locked, 1, 0.4
+        deck.why_disabled = _("The deck is locked: a pick of this draft is recorded. Undo "
+                              "every pick on the Garage draft screen to change it.")
         self.ids.draft.disabled, self.ids.draft.opacity = False, 1
         self.ids.draft.size_hint_x = 1
         names = plan.names()
@@ -128,18 +133,23 @@ class NextRaceScreen(BaseScreen):
             for car in plan.picks:
                 text = mechanics_choice(names[car], plan.mechanics.get(car, 1))
                 button = Btn(text=text, test_name=f"mechanics {car}", size_hint_y=None,
-                             height=app.tap)
+                             height=app.tap, disabled=locked, why_disabled=_(
+                                 "The choice is locked: a pick of this draft is recorded. Undo "
+                                 "every pick on the Garage draft screen to change it."))
                 button.bind(on_release=lambda _b, c=car: self.toggle_mechanics(c))
                 box.add_widget(button)
         self.ids.deck.text = deck_label(plan.deck)
 
     def toggle_mechanics(self, car: str) -> None:
         assert self.plan is not None
+        if App.get_running_app().season_draft_picks(self.plan.season_id):
+            return  # locked (greyed): the draft under way was dealt from this choice
         self.plan.toggle_mechanics(car)
         self.refresh()
 
     def cycle_deck(self) -> None:
-        if self.plan is not None:
+        if self.plan is not None and not App.get_running_app().season_draft_picks(
+                self.plan.season_id):
             self.plan.cycle_deck()
             self.refresh()
 

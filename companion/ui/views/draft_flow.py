@@ -72,6 +72,10 @@ class DraftView:
     selected: int | None = None
     start_why: str = ""
     """Why the race cannot start yet ("" once it can)."""
+    notice: str = ""
+    """What the last Undo took back ("" after any other input)."""
+    undo_why: str = ""
+    """Why there is nothing to undo ("" when Undo can take an input back)."""
 
 
 @dataclass
@@ -97,7 +101,17 @@ class DraftFlow:
     stored: str | None = None
     """The draft's id in the race log (its race ends it there)."""
     inputs: int = 0
-    """Inputs accepted so far: picks, and the first picker's swap or no swap."""
+    """Inputs recorded so far: picks, the first picker's swap or no swap, and undos."""
+    applied: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """The inputs in effect, oldest first, each with its number: an undo takes back the last
+    (its own number is not among them)."""
+    undone: dict[str, Any] | None = None
+    """The input the last Undo took back, until the next input (the screen says it)."""
+
+    def __post_init__(self) -> None:
+        self._dealt = (self.draft, dict(self.earlier))
+        """The draft as dealt and the earlier Upgrades: an undo replays the inputs left
+        in effect from here."""
 
     # --- inputs --------------------------------------------------------------------------------
 
@@ -105,6 +119,7 @@ class DraftFlow:
         """The driver whose pick it is takes the ``index``-th card of the market; in the swap
         step, the chosen earlier Upgrade is swapped for it."""
         self.error = None
+        self.undone = None
         market = self.draft.market
         if self.mode == "swap":
             if self.selected is None:
@@ -137,7 +152,34 @@ class DraftFlow:
             except NotRecorded:
                 return False
         self.inputs += 1
+        if payload["kind"] != "undo":
+            self.applied.append((self.inputs, payload))
         return True
+
+    def undo(self) -> None:
+        """Take back the last input in effect (a pick, the swap, or No swap): an input of its
+        own, ``{"kind": "undo", "undoes": <its number>}``, recorded as a pick is; the draft
+        is then replayed from its deal with the inputs left in effect."""
+        self.error = None
+        if not self.applied:
+            self.error = _("Nothing to undo: no pick of this draft is recorded yet.")
+            return
+        seq, last = self.applied[-1]
+        if not self._accept({"kind": "undo", "undoes": seq}):
+            return
+        total = self.inputs
+        record, self.record = self.record, None
+        try:
+            kept, self.applied = self.applied[:-1], []
+            self.draft, earlier = self._dealt
+            self.earlier = dict(earlier)
+            self.swapped, self.selected = False, None
+            for number, payload in kept:
+                self.inputs = number - 1
+                self._replay_one(number, payload)
+        finally:
+            self.record, self.inputs = record, total
+        self.undone = last
 
     def take(self, payload: Mapping[str, Any]) -> None:
         """An input as :meth:`replay` reads it, taken and recorded as a tap is (the Retry of a
@@ -156,9 +198,12 @@ class DraftFlow:
     def choose_own(self, index: int) -> None:
         self.selected = index
         self.error = None
+        self.undone = None
 
     def skip_swap(self) -> None:
-        if self.mode == "swap" and not self._accept({"kind": "no swap", "driver": self.swap}):
+        self.error = None
+        self.undone = None
+        if self.mode != "swap" or not self._accept({"kind": "no swap", "driver": self.swap}):
             return
         self.swapped = True
         self.selected = None
@@ -193,10 +238,19 @@ class DraftFlow:
 
     def _replay_one(self, seq: int, stored: Mapping[str, Any]) -> None:
         kind, driver = stored.get("kind"), stored.get("driver")
+        if kind == "undo":
+            last = self.applied[-1][0] if self.applied else None
+            if set(stored) != {"kind", "undoes"} or last is None or \
+                    type(stored["undoes"]) is not int or stored["undoes"] != last:
+                raise DraftRecordError(seq, f"an undo that does not take back the last input "
+                                            f"in effect ({last}): {dict(stored)!r}")
+            self.undo()
+            return
         keys = {"pick": {"kind", "driver", "card"}, "no swap": {"kind", "driver"},
                 "swap": {"kind", "driver", "give", "at", "card"}}.get(str(kind))
         if keys is None or set(stored) != keys:
-            raise DraftRecordError(seq, f"not a pick, a swap or no swap: {dict(stored)!r}")
+            raise DraftRecordError(seq, f"not a pick, a swap or no swap (nor an undo): "
+                                        f"{dict(stored)!r}")
         mode = self.mode
         wanted = self.draft.to_pick if mode == "pick" else self.swap if mode == "swap" else None
         if mode != ("pick" if kind == "pick" else "swap") or driver != wanted:
@@ -257,6 +311,9 @@ class DraftFlow:
         hand_names = tuple((d, "\n".join(design_name(c) for c in cards[d]) or "-")
                            for d in draft.order)
         error = self.error or ""
+        notice = self._undone_words()
+        undo_why = "" if self.applied else _(
+            "Nothing to undo: no pick of this draft is recorded yet.")
         if self.error is not None and not isinstance(self.error, str):
             params = {k: self.name(v) if k == "driver" and isinstance(v, str) else v
                       for k, v in self.error.params.items()}
@@ -268,7 +325,7 @@ class DraftFlow:
                 car=self.name(draft.to_pick), order=order)
             return DraftView(mode, title, prompt, market, hands=hands, error=error,
                              start_why=_("The draft is not over: {car} picks next.").format(
-                                 car=self.name(draft.to_pick)))
+                                 car=self.name(draft.to_pick)), notice=notice, undo_why=undo_why)
         if mode == "swap":
             assert self.swap is not None
             own = tuple(CardKey(i, d, design_card(d))
@@ -279,7 +336,23 @@ class DraftFlow:
                              hands=hands, error=error, selected=self.selected,
                              start_why=fill(_("{car} may still swap an earlier Upgrade: "
                                               "swap one, or tap No swap."),
-                                            car=self.name(self.swap)))
+                                            car=self.name(self.swap)),
+                             notice=notice, undo_why=undo_why)
         return DraftView(mode, _("Garage draft: done"),
                          _("Every driver has their cards: start the race."), (), hands=hands,
-                         hand_names=hand_names, error=error)
+                         hand_names=hand_names, error=error, notice=notice, undo_why=undo_why)
+
+    def _undone_words(self) -> str:
+        """What the last Undo took back, in words ("" when the last input was not an undo)."""
+        undone = self.undone
+        if undone is None:
+            return ""
+        car = self.name(str(undone.get("driver")))
+        if undone["kind"] == "pick":
+            return _("Undone: {car}'s pick, {card}, back to the market.").format(
+                car=car, card=design_name(str(undone["card"])))
+        if undone["kind"] == "swap":
+            return _("Undone: {car}'s swap: {card} back to the market, {given} back in "
+                     "{car}'s hand.").format(car=car, card=design_name(str(undone["card"])),
+                                             given=design_name(str(undone["give"])))
+        return _("Undone: {car}'s No swap: {car} may swap again.").format(car=car)
