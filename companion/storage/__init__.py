@@ -13,6 +13,7 @@ from .errors import (
     CorruptLogError,
     DamagedLogError,
     DiskFullError,
+    FinishStandsError,
     FolderNotWritableError,
     LogLockedError,
     NewerLogError,
@@ -53,8 +54,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "CorruptLogError", "DamagedLogError", "DiskFullError", "Event", "EventKind", "FoldError",
-    "FolderNotWritableError", "LogLockedError", "NewerLogError", "NoLogError",
+    "CorruptLogError", "DamagedLogError", "DiskFullError", "Event", "EventKind",
+    "FinishStandsError", "FoldError", "FolderNotWritableError", "LogLockedError",
+    "NewerLogError", "NoLogError",
     "NotARaceLogError", "ReadOnlyError", "RefusedError", "SchemaVersionError", "StorageError",
     "StorageKind", "Timeline", "UnknownRaceError", "WriteConflictError", "data_dir",
     "default_log_path", "effective_inputs", "fold_state", "replay",

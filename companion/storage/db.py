@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 from . import lock, schema
 from .errors import (
     CorruptLogError,
+    FinishStandsError,
     FolderNotWritableError,
     NewerLogError,
     NoLogError,
@@ -498,6 +499,8 @@ class EventLog:
         its last input) removes it.
 
         :raises WriteConflictError: the race already has one of the events' ``seq``.
+        :raises FinishStandsError: the events make a finished season race unfinished after
+            something was begun from its result (:meth:`followed`); nothing is written.
         """
         if not events:
             raise ValueError("append_many: no events")
@@ -510,6 +513,8 @@ class EventLog:
                         (race_id, seq, kind, payload),
                     )
                 if summary is not None:
+                    if not summary.over:
+                        self._check_unfinish(db, race_id)  # (before the row says so)
                     db.execute(
                         "UPDATE races SET rounds = ?, over = ?, results = ? WHERE id = ?",
                         (summary.rounds, int(summary.over),
@@ -526,6 +531,45 @@ class EventLog:
             if isinstance(cause, sqlite3.IntegrityError) and "FOREIGN KEY" in str(cause):
                 raise UnknownRaceError(race_id) from cause
             raise
+
+    def _check_unfinish(self, db: sqlite3.Connection, race_id: str) -> None:
+        """A race that is over made unfinished (an undo of the input that finished it): refused
+        when something was begun from its result (:meth:`followed`)."""
+        was = db.execute("SELECT over FROM races WHERE id = ?", (race_id,)).fetchone()
+        if not was or not was[0]:
+            return
+        after = self._followed(db, race_id)
+        if after is not None:
+            raise FinishStandsError(race_id, *after)
+
+    def followed(self, race_id: str) -> tuple[str, int] | None:
+        """What was begun from a season race's result, so that it stands (an undo may not
+        make the race unfinished): ``("race", n)``, race n of its season has started;
+        ``("draft", n)``, the Garage draft of race n is under way; None: nothing (or a race
+        of no season)."""
+        with self.reading() as db:
+            return self._followed(db, race_id)
+
+    def _followed(self, db: sqlite3.Connection, race_id: str) -> tuple[str, int] | None:
+        tables = {str(row[0]) for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "season_races" not in tables:
+            return None
+        link = db.execute("SELECT season_id, race_no FROM season_races WHERE race_id = ?",
+                          (race_id,)).fetchone()
+        if link is None:
+            return None
+        later = db.execute("SELECT MIN(race_no) FROM season_races WHERE season_id = ? AND "
+                           "race_no > ?", link).fetchone()
+        if later is not None and later[0] is not None:
+            return "race", int(later[0])
+        if "drafts" not in tables:
+            return None
+        draft = db.execute("SELECT MIN(race_no) FROM drafts WHERE season_id = ? AND "
+                           "race_no > ? AND state = 'open'", link).fetchone()
+        if draft is not None and draft[0] is not None:
+            return "draft", int(draft[0])
+        return None
 
     # --- stored results (derived data: storage/results.py) ------------------------------------
 

@@ -244,6 +244,21 @@ class RefusedError(StorageError, ValueError):
         super().__init__(problem)
 
 
+class FinishStandsError(RefusedError):
+    """An undo that would make a finished season race unfinished after something was begun
+    from its result (the season's next race started, or its Garage draft under way):
+    refused, nothing written."""
+
+    def __init__(self, race_id: str, what: str, number: int) -> None:
+        self.race_id = race_id
+        self.what = what
+        """``race`` (race ``number`` of the season has started) or ``draft`` (its Garage
+        draft is under way)."""
+        self.number = number
+        begun = "has started" if what == "race" else "has its Garage draft under way"
+        super().__init__(f"race {race_id} stays over: race {number} of its season {begun}")
+
+
 class CorruptLogError(DamagedLogError, ValueError):
     """A stored row that cannot be read or replayed; the message names the race and the seq."""
 

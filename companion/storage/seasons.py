@@ -349,6 +349,12 @@ class SeasonStore:
                              (race_id,)).fetchone()
         return None if row is None else (str(row[0]), int(row[1]))
 
+    def followed(self, race_id: str) -> tuple[str, int] | None:
+        """What was begun from a season race's result, so that it stands: an undo may not
+        make the race unfinished (``EventLog.followed``: ``("race", n)`` or ``("draft", n)``,
+        None for nothing, or a race of no season)."""
+        return self._log.followed(race_id) if self._tables else None
+
     # --- races --------------------------------------------------------------------------------
 
     def start_race(
