@@ -16,6 +16,9 @@ on show):
   after each of its inputs, and Identify blinks it fast.
 * ``draft`` (the Garage draft screen): Undo calls what the screen's Undo calls
   (:attr:`HardwareBridge.draft_undo`): the last pick taken back; other inputs as ``idle``.
+* ``results`` (the Results screen): the table's Undo calls :attr:`HardwareBridge.results_undo`
+  (the App's, as a tap on Results' "Undo last input": the input that finished the race taken
+  back through the controller's Undo); the other inputs are recorded, nothing is played.
 * ``idle`` (any other screen): inputs are recorded, nothing is played.
 
 LEDs follow the race: BLINK = waiting for that seat's gear, ON = that seat's turn, OFF otherwise,
@@ -40,7 +43,7 @@ from .views.hardware_words import reason_text
 if TYPE_CHECKING:
     from hardware import Reason
 
-SCREEN_MODES = {"race": "race", "hwcheck": "check", "draft": "draft"}
+SCREEN_MODES = {"race": "race", "hwcheck": "check", "draft": "draft", "results": "results"}
 """The bridge's mode on each screen (any other: ``idle``)."""
 ATTENTION_S = 2.0
 """How long a seat's LED blinks fast after a refused input, or after Identify."""
@@ -99,10 +102,12 @@ class HardwareBridge:
         self._controller = controller
         self.clock = clock
         self.mode = "idle"
-        """``race``, ``check``, ``draft`` or ``idle`` (set by the App when a screen is
-        shown: :data:`SCREEN_MODES`)."""
+        """``race``, ``check``, ``draft``, ``results`` or ``idle`` (set by the App when a
+        screen is shown: :data:`SCREEN_MODES`)."""
         self.draft_undo: Callable[[], None] | None = None
         """What the draft screen's Undo does (the table's Undo on that screen)."""
+        self.results_undo: Callable[[], None] | None = None
+        """What the table's Undo does while Results shows (``results`` mode)."""
         self.dial_version = 0
         """Counts the changes of any seat's dial (:meth:`dials_by_car`)."""
         self.seat_map: dict[int, str] = {}
@@ -186,6 +191,7 @@ class HardwareBridge:
             HubOnline,
             InputRejected,
             SeatReady,
+            TableButton,
         )
 
         if isinstance(event, HubOnline):
@@ -233,11 +239,12 @@ class HardwareBridge:
             self.version += 1
             if self.mode == "race":
                 self._button(event.button)
-            elif self.mode == "draft" and self.draft_undo is not None:
+            elif self.mode in ("draft", "results"):
                 from hardware import TableButton
 
-                if event.button is TableButton.UNDO:
-                    self.draft_undo()
+                undo = self.draft_undo if self.mode == "draft" else self.results_undo
+                if event.button is TableButton.UNDO and undo is not None:
+                    undo()
         self.update_leds()
 
     def _ready(self, seat: int, gear: int) -> None:

@@ -251,6 +251,51 @@ class HeatApp(SettingsMixin, DataMixin, DraftMixin, FaultMixin, HardwareMixin,
             self.season_id = None
             self.open_session(self.log().open_race(race_id))
 
+    def why_finish_stands(self) -> Any:
+        """Why the Results of the race on show cannot take back the input that finished it
+        (a ``Text``; None: it can): the log is read only, or the season's next race has
+        started or its Garage draft is under way (``SeasonStore.followed``)."""
+        from ..views.results import finish_stands
+
+        session = self.session
+        if session is None:
+            return None
+        read_only = self.storage_read_only
+        followed = None
+        if not read_only and self.has_seasons():
+            followed = self.season_store().followed(session.race_id)
+        return finish_stands(followed, read_only)
+
+    def undo_finish(self) -> bool:
+        """Results' "Undo last input" (a tap, or the table's Undo while Results shows): the
+        input that finished the race on show taken back through the race's own Undo (the
+        controller's: an undo event in the log, its words said as the race screen says
+        them), then the race screen, the race unfinished (its Redo finishes it again). The
+        season's standings follow: a race's result is derived from its log. False: nothing
+        was undone (refused, :meth:`why_finish_stands`; or a storage fault, shown)."""
+        controller, session = self.controller, self.session
+        if controller is None or session is None or not session.state.over:
+            return False
+        if self.why_finish_stands() is not None:
+            return False
+        if not controller.undo() or controller.state.over:
+            return False
+        self.remember_race(session.race_id)  # the table plays it again: Continue leads to it
+        self.show("race")
+        return True
+
+    def _table_undo_on_results(self) -> None:
+        """The table's Undo while Results shows: as a tap on its "Undo last input"; refused,
+        the reason shows by the button, as a tap on it greyed shows it."""
+        if self.sm.current != "results":
+            return
+        screen = self.sm.current_screen
+        why = self.why_finish_stands()
+        if why is not None:
+            screen.explain_undo(why())
+            return
+        self.undo_finish()
+
     def _race_changed(self) -> None:
         if self.controller is None:
             return

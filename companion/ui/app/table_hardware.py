@@ -25,6 +25,9 @@ from companion import i18n
 HARDWARE_POLL_S = 0.25
 """The slow hardware interval: LED timers and hub status (inputs are drained at once)."""
 
+"""Screen name -> what the table's inputs do while it shows (``HardwareBridge.mode``; any
+other screen: ``idle``)."""
+
 HardwareFactory = Callable[[Any], Any]
 """``factory(queue) -> hardware``: ``hardware.detect`` by default; tests pass a FakeTable."""
 
@@ -52,6 +55,8 @@ class HardwareMixin:
     controller: Any
     seat_map: dict[int, str]
     first_frame_done: bool
+    _table_undo_on_results: Callable[[], None]
+    """The table's Undo while Results shows (the App's)."""
 
     def _init_hardware(self, factory: HardwareFactory | None) -> None:
         self.hardware: Any = None
@@ -116,6 +121,7 @@ class HardwareMixin:
         self.hw_bridge.mode = SCREEN_MODES.get(self.sm.current, "idle")
         # the table's Undo on the Garage draft screen: its Undo (the last pick taken back)
         self.hw_bridge.draft_undo = lambda: self.screen("draft").undo()
+        self.hw_bridge.results_undo = self._table_undo_on_results
         available = bool(getattr(found, "available", True))
         reason = str(getattr(found, "reason", "") or "")
         if not available:

@@ -8,13 +8,13 @@ from typing import Any
 from kivy.app import App
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.i18n import _
+from companion.i18n import Text, _
 from companion.i18n.counts import fill_kept
 
 from ..views.event_points import bonus_lines
 from ..views.names import car_label, track_title
 from ..views.results import lap_chart, results_document, results_paths, save_results
-from ..widgets.basic import MoreBelow, ToneLabel  # noqa: F401 - MoreBelow: results.kv
+from ..widgets.basic import MoreBelow, ToneLabel, explain  # noqa: F401 - MoreBelow: results.kv
 from ..widgets.lap_chart import LapChartView  # noqa: F401 - used by results.kv
 from ..widgets.saved_line import SavedLine  # noqa: F401 - used by results.kv
 from .base import BaseScreen
@@ -145,6 +145,8 @@ class ResultsScreen(BaseScreen):
         season = app.season_id is not None and app.has_seasons() and (
             app.season_of(session.race_id) is not None)
         self._standings_button(season)
+        self._undo_button(app.why_finish_stands() if session.state.over else (
+            lambda: _("This race is not over: its race screen has Undo.")))
         state = session.state
         self.ids.title.text = _("Results: {track}").format(track=track_title(state.track.id))
         lines = place_lines(state, season)
@@ -163,6 +165,23 @@ class ResultsScreen(BaseScreen):
         else:
             self._chart_and_save()
 
+    def _undo_button(self, why: Text | None) -> None:
+        """"Undo last input", greyed with ``why()`` when the race's finish stands."""
+        button = self.ids.undo_finish
+        button.disabled = why is not None
+        button.why_disabled = why() if why is not None else ""
+
+    def undo_last_input(self) -> None:
+        """Take back the input that finished the race (the race screen's Undo, through the
+        controller), and go back to the race screen, the race unfinished
+        (``HeatApp.undo_finish``)."""
+        App.get_running_app().undo_finish()
+
+    def explain_undo(self, why: str) -> None:
+        """Say by "Undo last input" why it does nothing (the table's Undo pressed while the
+        race's finish stands), as a tap on it greyed says it."""
+        explain(self.ids.undo_finish, why)
+
     def _no_race(self) -> None:
         """Opened with no race (a fresh app's first screen): a blank area beside an empty
         chart; it says there is no race to show and where the races are, without the chart,
@@ -172,6 +191,7 @@ class ResultsScreen(BaseScreen):
         self.ids.title.text = _("Results")
         self._race_shown(False)
         self._standings_button(False)
+        self._undo_button(lambda: _("No race to undo: Races lists the races played."))
         box = self.ids.standings
         box.clear_widgets()
         box.add_widget(ToneLabel(

@@ -15,6 +15,7 @@ from typing import Any
 
 from companion import racefile
 from companion.engine import RaceState, start_race
+from companion.i18n import Text, _
 
 from .race_view import standings
 
@@ -86,3 +87,19 @@ def save_results(data_dir: Path, race_id: str, document: Mapping[str, Any]) -> P
     tmp.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+def finish_stands(followed: tuple[str, int] | None, read_only: bool) -> Text | None:
+    """Why Results cannot take back the input that finished its race (None: it can), in
+    words: the log is read only, or something was begun from the race's result
+    (``SeasonStore.followed``: the season's next race started, its Garage draft under way)."""
+    if read_only:
+        return lambda: _("The race log is read-only: an undo cannot be recorded.")
+    if followed is None:
+        return None
+    what, number = followed
+    if what == "race":
+        return lambda: _("Race {number} of this season has started: this race's result "
+                         "stands and cannot be undone.").format(number=number)
+    return lambda: _("The Garage draft for race {number} has begun from this race's "
+                     "result: it stands and cannot be undone.").format(number=number)
