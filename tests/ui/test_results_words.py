@@ -458,7 +458,7 @@ def test_a_standalone_race_s_results_have_no_gap_where_standings_would_be(ui) ->
     assert find_all(screen, "standings") == []
     row = find(screen, "home").parent
     names = [getattr(b, "test_name", "") for b in reversed(row.children)]
-    assert names == ["export", "races", "home"]
+    assert names == ["undo finish", "export", "races", "home"]
     spacing = row.spacing[0] if isinstance(row.spacing, list | tuple) else row.spacing
     used = sum(b.width for b in row.children) + spacing * (len(row.children) - 1)
     assert used == pytest.approx(row.width - row.padding[0] - row.padding[2], abs=1)
@@ -475,7 +475,7 @@ def test_a_standalone_race_s_results_have_no_gap_where_standings_would_be(ui) ->
     app.open_session(play_out(store.start_race(plan.season_id, plan.setup({}))))
     ui.pump(2)
     names = [getattr(b, "test_name", "") for b in reversed(row.children)]
-    assert names == ["export", "races", "standings", "home"]
+    assert names == ["undo finish", "export", "races", "standings", "home"]
     ui.player.press("standings")
     assert app.sm.current == "standings"
 
