@@ -450,6 +450,11 @@ def test_read_only_storage_shows_the_races_and_refuses_inputs(
     assert {w for w in (f"open {done}", f"open {running}")} <= _names(app)
     tap(harness, f"open {done}")
     assert app.sm.current == "results" and text(app, "place 1").startswith("1. ")
+    from companion.ui.widgets.lookup import find
+
+    undo = find(app.sm.current_screen, "undo finish")  # nothing can be recorded: greyed
+    assert undo.disabled
+    assert undo.why_disabled == "The race log is read-only: an undo cannot be recorded."
     # The championship: the season and its standings.
     app.show("start")
     tap(harness, "championship")
