@@ -47,6 +47,26 @@ def legend_name(colour: str) -> str:
     return _("Legend {colour}").format(colour=colour_name(colour))
 
 
+def legend_names() -> frozenset[str]:
+    """Every Legend's name in every language the app speaks ("Legend Grey", "레전드 회색",
+    "傳奇灰色"): the names no line of the app breaks inside where they fit one
+    (``widgets.line_breaks.names_kept``)."""
+    global _legend_names
+    if _legend_names is None:
+        from companion.i18n import LANGUAGES, translation
+
+        names: set[str] = set()
+        for language in LANGUAGES:
+            catalog = translation(language)
+            names.update(catalog.gettext("Legend {colour}").format(
+                colour=catalog.gettext(COLOUR_NAMES[colour])) for colour in CAR_COLOURS)
+        _legend_names = frozenset(names)
+    return _legend_names
+
+
+_legend_names: frozenset[str] | None = None
+
+
 def car_label(state: RaceState | None, car_id: str) -> str:
     """A driver's name, or "Legend Black" for a Legend, or the colour name."""
     if state is not None and car_id in state.index:

@@ -3,14 +3,15 @@ a number kept with the words beside it (:func:`kept_numbers`), a Chinese line fi
 next clause's first characters (:func:`fill_break`), a word Kivy had to break by characters
 broken again where a line may break (:func:`orphan_break`), a short term in corner brackets
 or parentheses kept on one line (:func:`kept_terms`), a short aside in ASCII parentheses kept
-on one line (:func:`kept_asides`). The rendering (:mod:`.text_cache`) puts these breaks in
-and :class:`.text_fit.TextFit` counts the lines they give, so both follow the same rules
-(:func:`kept_spaces`: the spaces no line breaks at)."""
+on one line (:func:`kept_asides`), a name kept whole on one line (:func:`kept_names`). The
+rendering (:mod:`.text_cache`) puts these breaks in and :class:`.text_fit.TextFit` counts
+the lines they give, so both follow the same rules (:func:`kept_spaces`: the spaces no line
+breaks at)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 NO_LINE_START = frozenset("。，、：；！？）」』】〕〉》…,.:;!?)]}%·")
 """Characters a line must not begin with: closing punctuation, and the middle dot between a
@@ -44,6 +45,68 @@ QUOTED_KEPT = 12
 """A term in corner brackets or parentheses of at most this many characters (a button's
 name, an event's, a twelve-character name) is kept on one line where it fits one
 (:func:`kept_terms`)."""
+
+_NAMES: set[str] = set()
+"""Names kept whole on one line where they fit one, besides the Legends'
+(:func:`keep_names`)."""
+_kept: frozenset[str] | None = None
+
+
+def keep_names(names: Iterable[str]) -> bool:
+    """Keep ``names`` (a race's drivers') whole on one line from now on, where each fits one
+    (the Legends' names are always kept: :func:`names_kept`); True when one is new (the
+    texts laid out before may then break differently)."""
+    global _kept
+    new = {name.strip() for name in names if len(name.strip()) > 1} - _NAMES
+    if not new:
+        return False
+    _NAMES.update(new)
+    _kept = None
+    return True
+
+
+def names_kept() -> frozenset[str]:
+    """The names no line breaks inside where they fit one: every Legend's in every language
+    ("Legend Grey", "레전드 회색", "傳奇灰色") and the drivers' given to :func:`keep_names`."""
+    global _kept
+    if _kept is None:
+        from ..views.names import legend_names
+
+        _kept = frozenset(legend_names()) | frozenset(_NAMES)
+    return _kept
+
+
+def kept_names(text: str, width: float, measure: Callable[[str], float]) -> str:
+    """``text`` with the spaces inside each name of :func:`names_kept` made no-break spaces
+    where the name fits a line with what it is written against (a Korean particle, closing
+    punctuation: "레전드 초록이", "Legend Red's"; ``measure``: a text's width), so no line
+    ends inside it. A Korean Legends ruling read "…레전드 카드 6: 레전드" / "초록이 13칸 이동하면…"
+    (found by a table test): the number kept with the words beside it took the colour down
+    and left "레전드" alone at a line's end. A name with no space in it (a Chinese one) is
+    kept so by :func:`kept_terms`."""
+    names = [name for name in names_kept() if " " in name and name in text]
+    if not names:
+        return text
+
+    def fits(term: str) -> bool:
+        return measure(term) <= width
+
+    for name in sorted(names, key=len, reverse=True):
+        joined = name.replace(" ", "\u00a0")
+        start = 0
+        while (at := text.find(name, start)) >= 0:
+            end = at + len(name)
+            start = end
+            first = max(text.rfind(" ", 0, at), text.rfind("\n", 0, at)) + 1
+            last = min((k for k in (text.find(" ", end), text.find("\n", end)) if k >= 0),
+                       default=len(text))
+            word = text[first:at] + joined + text[end:last]
+            cuts = [0, *fill_breaks(word, fits), len(word)]
+            head = max(cut for cut in cuts if cut <= at - first)
+            tail = min(cut for cut in cuts if cut >= at - first + len(name))
+            if fits(word[head:tail]):
+                text = text[:at] + joined + text[end:]
+    return text
 
 
 _CHINESE = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
@@ -244,14 +307,16 @@ def _aside_end(words: Sequence[str], index: int) -> int | None:
 
 
 def kept_spaces(text: str, width: float, measure: Callable[[str], float]) -> str:
-    """``text`` with every space no line may break at made a no-break space: inside a short
-    aside in parentheses (:func:`kept_asides`), then beside a number or an equation's
-    operator where the words so joined still fit a line (:func:`kept_numbers`). The aside
-    first: "값 12 카드(덱에 12장)가…" kept "값 12 카드(덱에" together, number by number, and
-    left no room for the aside ("카드(덱에" / "12장)가"); now "값 12" / "카드(덱에 12장)가…",
-    each number still on the line of a word beside it. The rendering (:mod:`.text_cache`)
-    draws this text and :class:`.text_fit.TextFit` counts its lines."""
-    return kept_numbers(kept_asides(text, width, measure), width, measure)
+    """``text`` with every space no line may break at made a no-break space: inside a name
+    (:func:`kept_names`), inside a short aside in parentheses (:func:`kept_asides`), then
+    beside a number or an equation's operator where the words so joined still fit a line
+    (:func:`kept_numbers`). The aside first: "값 12 카드(덱에 12장)가…" kept "값 12 카드(덱에"
+    together, number by number, and left no room for the aside ("카드(덱에" / "12장)가"); now
+    "값 12" / "카드(덱에 12장)가…", each number still on the line of a word beside it. The
+    rendering (:mod:`.text_cache`) draws this text and :class:`.text_fit.TextFit` counts its
+    lines."""
+    return kept_numbers(kept_asides(kept_names(text, width, measure), width, measure),
+                        width, measure)
 
 
 def breakable(char: str) -> bool:
@@ -279,10 +344,12 @@ def kept_terms(word: str, fits: Callable[[str], bool]) -> list[tuple[int, int]]:
     closing punctuation after it fitting a line (``fits``; a term wider than a line breaks as
     Chinese does). Kivy and the filled lines broke a line anywhere in a Chinese run, so a hint
     read "點「重" / "試」" or "只有「諮詢技" / "師」事件提供這個選擇。", a Garage card "（翻基本" /
-    "卡）"."""
+    "卡）". A name of :func:`names_kept` with Chinese in it ("傳奇灰色", a driver's
+    "歐陽娜娜司馬長風上官婉兒") is such a term too, with a Korean particle written against it
+    ("…의"): a Korean Undo read "…보내지 않은 歐陽娜娜司馬長風上官婉" / "兒의 카드 입력…"."""
+    terms = _kept_name_terms(word, fits)
     if not any(opening in word for opening in QUOTES):
-        return []
-    terms = []
+        return terms
     for opening, char in enumerate(word):
         if char not in QUOTES:
             continue
@@ -294,6 +361,30 @@ def kept_terms(word: str, fits: Callable[[str], bool]) -> list[tuple[int, int]]:
             end += 1
         if fits(word[opening:end]):
             terms.append((opening, closing))
+    return terms
+
+
+def _kept_name_terms(word: str, fits: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """The names of :func:`names_kept` with Chinese in them that ``word`` holds, each as the
+    indexes of its first character and of the last no line may break before (a Korean
+    particle and closing punctuation after the name go with it), where that fits a line."""
+    if not has_chinese(word):
+        return []
+    terms = []
+    for name in names_kept():
+        if not has_chinese(name):
+            continue
+        joined = name.replace(" ", "\u00a0")
+        for written in {name, joined}:
+            start = 0
+            while (at := word.find(written, start)) >= 0:
+                end = start = at + len(written)
+                while end < len(word) and _hangul(word[end]):
+                    end += 1
+                while end < len(word) and word[end] in NO_LINE_START:
+                    end += 1
+                if fits(word[at:end]):
+                    terms.append((at, end - 1))
     return terms
 
 
