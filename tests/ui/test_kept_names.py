@@ -71,3 +71,66 @@ def test_a_legend_s_name_stays_on_one_line(ui, language: str) -> None:
     assert not broken, broken[:3]
     assert not wrong, wrong[:3]
 
+
+SIX_NAMES = ("Maximilianus", "Bartholomews", "歐陽娜娜司馬長風上官婉兒", "Konstantinos",
+             "남궁민수황보영희제갈공명", "Christophers")
+"""Six drivers of twelve letters."""
+
+
+def undo_lists(language: str) -> list[str]:
+    """What Undo and Redo say of a reveal's cards, for each of six twelve-letter names and a
+    few hands that end with a number ("…카드 1, 스트레스, 스트레스, 1.")."""
+    from companion.engine import Reveal
+    from companion.ui.views.inputs import cards_text
+
+    hands = [(1, 0, 0, 1), (1, 1, 0, 4), (2, 0, 3), (4, 4, 4, 1), (0, 0, 0, 0, 2)]
+    out = []
+    i18n.set_language(language)
+    try:
+        stress = i18n._("Stress")
+        for name in SIX_NAMES:
+            for hand in hands:
+                cards = cards_text(Reveal("red", tuple(v for v in hand if v)))
+                cards = i18n.listed([*(stress for v in hand if not v), cards])
+                what = i18n._("{car}'s cards {cards}").format(car=name, cards=cards)
+                out += [i18n._("Undone: {what}.").format(what=what),
+                        i18n._("Redone: {what}.").format(what=what),
+                        fill(i18n._("Undone: the cards typed for {car}, not yet sent "
+                                    "({cards})."), car=name, cards=cards)]
+    finally:
+        i18n.set_language("en")
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_a_list_s_last_number_is_never_alone_on_a_line(ui, language: str) -> None:
+    """A Korean Undo read "되돌림: Maximilianus의 카드 1, 스트레스, 스트레스," / "1." (found by a
+    table test): the list's last number alone on the last line, read as a list's "1." with
+    nothing after it. At every width from 160 to 440 px, no line of what Undo and Redo say
+    is a lone number; the lines counted are the lines drawn."""
+    alone, wrong = [], []
+    for text in undo_lists(language):
+        laid, off = _starts_by_width(text, range(160, 440, 14))
+        wrong += off
+        alone += [(width, drawn) for width, drawn, _starts in laid
+                  if any(re.fullmatch(r"[\d.,、。)）]+", line.strip()) for line in drawn)]
+    assert not alone, alone[:3]
+    assert not wrong, wrong[:3]
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_a_list_s_number_stays_with_its_item(ui, language: str) -> None:
+    """A numbered list ("Draft order: 1. Maximilianus, 2. Bartholomews, …") never ends a line
+    with an item's number: "1." stays with the first word of its item where the two fit a
+    line, at every width from 160 to 440 px."""
+    text = i18n.translation(language).gettext("Draft order: {order}. {car} picked first and "
+                                              "may then swap one earlier Upgrade.")
+    text = text.format(order=", ".join(f"{n}. {name}" for n, name in
+                                       enumerate(SIX_NAMES, start=1)), car=SIX_NAMES[0])
+    laid, wrong = _starts_by_width(text, range(160, 440, 14))
+    torn = [(width, drawn) for width, drawn, _starts in laid
+            for line, after in zip(drawn, drawn[1:], strict=False)
+            if (number := re.search(r"(?:^|[,:] )(\d\.)$", line.rstrip())) is not None
+            and FIT.width(f"{number.group(1)} {after.split()[0]}", 15) <= width]
+    assert not torn, torn[:3]
+    assert not wrong, wrong[:3]

@@ -185,6 +185,25 @@ def _korean_count(before: str, word: str) -> bool:
     return before in KOREAN_NUMBERS and word.startswith(KOREAN_COUNTERS)
 
 
+LIST_SEPARATORS = (",", "、", ":", "：")
+"""What a word before a list's item ends with ("1, 4," "…車庫選牌：")."""
+
+_LIST_NUMBER = re.compile(r"\d{1,2}[.)]")
+_BARE_NUMBER = re.compile(r"[+-]?\d{1,3}[.)。）]*")
+
+
+def _list_joins(first: str, before: str, word: str, after: str) -> bool:
+    """The space between ``before`` and ``word`` is inside a list's item: after an item's
+    number ("1. Maximilianus", the number first in the text or after a list's separator
+    ``first`` ends with), or before a list's last item when it is a number alone at the
+    paragraph's end (``after`` empty: "…스트레스," / "1." read as a list's "1." with nothing
+    after it; found by a table test in a Korean Undo)."""
+    if _LIST_NUMBER.fullmatch(before) and (not first or first.endswith(LIST_SEPARATORS)):
+        return True
+    return (not after and before.endswith(LIST_SEPARATORS[:2])
+            and _BARE_NUMBER.fullmatch(word) is not None)
+
+
 def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> str:
     """``text`` with each space beside a number made a no-break space, so a number is never
     on one line and its noun or its verb on the next ("…takes 2" / "Stress", "…拿 2" / "張壓
@@ -199,7 +218,8 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
     ends with "+", "=" or "→", none begins with "=" or "→", where the words so joined fit. A
     Korean number written as a word is kept as a number is, with its counter and the noun
     before it ("…업그레이드 한" / "장을 바꿀…" read a line that began with the counter:
-    :func:`_korean_count`)."""
+    :func:`_korean_count`). A list's item keeps its number, and a list's last number is not
+    left alone on a line (:func:`_list_joins`)."""
     if not _numeric(text) and not any(number in text for number in KOREAN_NUMBERS):
         return text
 
@@ -214,7 +234,9 @@ def kept_numbers(text: str, width: float, measure: Callable[[str], float]) -> st
             after = words[index + 2] if index + 2 < len(words) else ""
             # never a word with no letter or digit ("·" between a card's figures) but an
             # equation's operator
-            if (before and word and before[-1] not in NO_LINE_START
+            if (before and word and _list_joins(words[index - 1] if index else "", before,
+                                                word, after)) or (
+                    before and word and before[-1] not in NO_LINE_START
                     and (_operator_joins(before, word) or _korean_count(before, word)
                          or (_korean_count(word, after) and _worded(before)) or (
                         _worded(before) and _worded(word)
