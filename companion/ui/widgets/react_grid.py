@@ -34,7 +34,13 @@ from .text_fit import FIT
 HALVES = (3,)
 """A few choices are two to a row (a half each) or one (the whole row): never a third."""
 ROW_GAP = 0.15
-"""Between the rows of a busy React, in font sizes (the panel's own spacing is 0.25)."""
+"""Between the rows of a busy React, in font sizes (the panel's own spacing is 0.25); and of
+a few choices packed into more than :data:`FEW_ROWS` rows."""
+FEW_ROWS = 4
+"""Rows of a few choices that fit at 800x480 under a two-line prompt with the panel's own
+spacing between them; a fifth (a Draft "behind" a twelve-character name takes a whole row)
+brings the rows closer, as a busy React's: in Korean the five rows ran 3.8 px past the panel,
+which scrolled for End turn's last pixels (found by a table test)."""
 ROW_UNITS = 6
 """A packed row of a busy React is six units wide: a choice takes two (a third), three (a
 half) or six (the whole row), as its words need."""
@@ -122,17 +128,15 @@ class ReactGrid:
         panel.bind(width=self._width_changed)
 
     def build(self, view: RaceView) -> None:
-        app = App.get_running_app()
         runs, whole = react_rows(view.react)
         self.in_runs = frozenset(b.key for row in runs for b in row.buttons)
         self._whole, self._rows, self._runs, self._box = [], [], [], None
         few = len(view.react) <= FEW
         self._shares = HALVES if few else (2, 3)
-        # a busy React's rows a little closer than the panel's own spacing: five rows of 48 px
-        # fit under a two-line prompt at 800x480 (tests/ui/test_react_busy.py)
-        box = self._box = BoxLayout(orientation="vertical", size_hint_y=None,
-                                    spacing=app.fs * 0.25 if few
-                                    else max(2.0, app.fs * ROW_GAP))
+        # a busy React's rows (or a few choices' five) a little closer than the panel's own
+        # spacing: five rows of 48 px fit under a two-line prompt at 800x480
+        # (tests/ui/test_react_busy.py, test_react_eight.py; set by _pack)
+        box = self._box = BoxLayout(orientation="vertical", size_hint_y=None)
         box.bind(minimum_height=box.setter("height"))
         for row in runs:
             box.add_widget(self._run(row))
@@ -169,6 +173,8 @@ class ReactGrid:
                 row.add_widget(widget)
             self._rows.append(row)
             box.add_widget(row)
+        few = self._shares == HALVES and len(self._rows) + len(self._runs) <= FEW_ROWS
+        box.spacing = spacing if few else max(2.0, app.fs * ROW_GAP)
 
     def _units(self, room: float) -> list[int]:
         """Each whole choice's share of a row ``room`` px wide, as its words are now."""
