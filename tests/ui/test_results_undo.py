@@ -188,3 +188,23 @@ def test_the_table_s_undo_on_results_does_what_the_button_does(table) -> None:
     fake.press(TableButton.UNDO)  # on the race screen: the race's Undo, as before
     app.poll_hardware()
     assert _events(app, race_id) == [*logged, "undo", "undo"]
+
+
+def test_the_saved_results_go_with_the_undo_and_come_back_with_the_redo(ui) -> None:
+    """The results file and lap chart saved when the race finished said it was over after
+    Undo last input had made it unfinished again (and stayed so if it was never finished):
+    they are derived from the log, so the undo takes them away and the finish saves them
+    again."""
+    from companion.ui.views.results import results_paths
+
+    app = ui.app
+    race_id = _finish(ui)
+    ui.pump(3)
+    saved = results_paths(app.data_path, race_id)
+    assert all(path.exists() for path in saved), saved
+    _undo_on_results(ui)
+    assert not any(path.exists() for path in saved), saved
+    ui.player.press("redo")
+    ui.pump(4)
+    assert app.sm.current == "results"
+    assert all(path.exists() for path in saved), saved

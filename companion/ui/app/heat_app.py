@@ -19,6 +19,7 @@ import os
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")  # our flags must never reach Kivy's getopt
 
+import contextlib  # noqa: E402
 import gc  # noqa: E402
 import importlib  # noqa: E402
 from argparse import Namespace  # noqa: E402
@@ -280,9 +281,21 @@ class HeatApp(SettingsMixin, DataMixin, DraftMixin, FaultMixin, HardwareMixin,
             return False
         if not controller.undo() or controller.state.over:
             return False
+        self._forget_saved_results(session.race_id)
         self.remember_race(session.race_id)  # the table plays it again: Continue leads to it
         self.show("race")
         return True
+
+    def _forget_saved_results(self, race_id: str) -> None:
+        """The results file and lap chart saved when the race finished, taken away once an
+        undo has made it unfinished (they said it was over; they are derived from the log,
+        and the finish saves them again). One that cannot be removed (a read-only folder)
+        stays: the log, the record, is right either way."""
+        from ..views.results import results_paths
+
+        for path in results_paths(self.data_path, race_id):
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
 
     def _table_undo_on_results(self) -> None:
         """The table's Undo while Results shows: as a tap on its "Undo last input"; refused,
