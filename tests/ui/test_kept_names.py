@@ -134,3 +134,30 @@ def test_a_list_s_number_stays_with_its_item(ui, language: str) -> None:
             and FIT.width(f"{number.group(1)} {after.split()[0]}", 15) <= width]
     assert not torn, torn[:3]
     assert not wrong, wrong[:3]
+
+
+@pytest.mark.parametrize("language", ["zh_TW", "ko"])
+def test_a_driver_s_chinese_name_stays_on_one_line(ui, language: str) -> None:
+    """A Korean Undo of cards typed read "되돌림: 아직 보내지 않은 歐陽娜娜司馬長風上官婉" / "兒의
+    카드 입력 (스트레스=2)." at 800x480 (found by a table test): a Chinese line is filled where
+    that saves a line, and the fill broke a driver's name. Once a race of six twelve-letter
+    names is open, no line breaks inside a driver's name that fits it (with its particle), in
+    what Undo says and in the keypad's prompt, at every width from 160 to 440 px; the lines
+    counted are the lines drawn."""
+    from companion.ui.demo.table_shots import start
+
+    start(ui.app, SIX_NAMES, 0)
+    ui.pump(2)
+    catalog = i18n.translation(language)
+    texts = [fill(catalog.gettext(msgid), car=name, cards=cards, gear=gear)
+             for name in SIX_NAMES
+             for msgid, cards, gear in (
+                 ("Undone: the cards typed for {car}, not yet sent ({cards}).", "4, 2", 2),
+                 ("{car} is in gear {gear}: enter the {gear} card(s) revealed.", "", 3))]
+    broken, wrong = [], []
+    for text in texts:
+        found, off = _broken_names(text, list(SIX_NAMES), range(160, 440, 14))
+        broken += found
+        wrong += off
+    assert not broken, broken[:3]
+    assert not wrong, wrong[:3]

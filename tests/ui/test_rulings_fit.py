@@ -69,9 +69,12 @@ def test_the_longest_ruling_fits_the_box_whole(ui, language: str) -> None:
     from kivy.uix.label import Label
 
     from companion.ui.demo.table_shots import SIX, start
+    from companion.ui.widgets.text_cache import keep_names
 
     app = ui.app
     start(app, SIX, 0)  # six drivers: the most the panel takes from the box
+    # the worst names a race could have, kept whole as a race's drivers' names are
+    keep_names(["Maximilianus", "歐陽娜娜司馬長風上官婉兒"])
     app.set_language(language)
     ui.pump(3)
     screen = app.sm.current_screen

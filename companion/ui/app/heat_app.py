@@ -113,6 +113,7 @@ class HeatApp(SettingsMixin, DataMixin, DraftMixin, FaultMixin, HardwareMixin,
         register_font()
         finish_every_frame_offscreen()  # (offscreen, frames that are never finished pile up)
         text_cache.install()  # a text rendered once is not rendered again
+        text_cache.keep_names(())  # no race's drivers' names yet (a race opened sets them)
         kv_rules.install()  # kv rules evaluated without formatting Kivy's debug trace
         self.frame_end_gc.install(Window)  # the collector's work after a frame, not in a tap
         tr.reset()
@@ -211,6 +212,9 @@ class HeatApp(SettingsMixin, DataMixin, DraftMixin, FaultMixin, HardwareMixin,
         """Make ``session`` the race on the race screen (or its results, if it is over)."""
         from ..controller import RaceController
 
+        # its drivers' names kept whole on one line where they fit one
+        text_cache.keep_names(car.name for car in session.state.cars
+                              if car.name and not car.legend)
         self.session = session
         if not session.state.over:  # a race over, opened to read its results, is not the race
             self.remember_race(session.race_id)  # the table plays: Continue stays on that one

@@ -46,22 +46,22 @@ QUOTED_KEPT = 12
 name, an event's, a twelve-character name) is kept on one line where it fits one
 (:func:`kept_terms`)."""
 
-_NAMES: set[str] = set()
-"""Names kept whole on one line where they fit one, besides the Legends'
-(:func:`keep_names`)."""
+_NAMES: frozenset[str] = frozenset()
+"""The race's drivers' names, kept whole on one line where they fit one, besides the
+Legends' (:func:`keep_names`)."""
 _kept: frozenset[str] | None = None
 
 
 def keep_names(names: Iterable[str]) -> bool:
-    """Keep ``names`` (a race's drivers') whole on one line from now on, where each fits one
-    (the Legends' names are always kept: :func:`names_kept`); True when one is new (the
-    texts laid out before may then break differently)."""
-    global _kept
-    new = {name.strip() for name in names if len(name.strip()) > 1} - _NAMES
-    if not new:
+    """Keep ``names`` (the race's drivers', in place of those given before) whole on one line
+    from now on, where each fits one (the Legends' names are always kept:
+    :func:`names_kept`); True when they changed (the texts laid out before may then break
+    differently)."""
+    global _NAMES, _kept
+    given = frozenset(name.strip() for name in names if len(name.strip()) > 1)
+    if given == _NAMES:
         return False
-    _NAMES.update(new)
-    _kept = None
+    _NAMES, _kept = given, None
     return True
 
 
@@ -72,7 +72,7 @@ def names_kept() -> frozenset[str]:
     if _kept is None:
         from ..views.names import legend_names
 
-        _kept = frozenset(legend_names()) | frozenset(_NAMES)
+        _kept = legend_names() | _NAMES
     return _kept
 
 

@@ -34,7 +34,7 @@ path. Main thread only, as all of Kivy's drawing.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,7 @@ from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
 from kivy.uix.label import Label
 from kivy.utils import get_hex_from_color
 
+from . import line_breaks
 from .line_breaks import (
     FILL_FIXES,
     ORPHAN_FIXES,
@@ -325,6 +326,19 @@ def _break_lines(renderer: Any, most_fills: int) -> int:
 
 TEXTURES = LabelTextures()
 """The app's kept textures (:func:`install` makes every label use them)."""
+
+
+def keep_names(names: Iterable[str]) -> None:
+    """Keep ``names`` (the race's drivers', in place of those before) whole on one line
+    wherever each fits one (:func:`.line_breaks.keep_names`): a Chinese line filled to save
+    a line broke a driver's name ("…보내지 않은 歐陽娜娜司馬長風上官婉" / "兒의 카드 입력…",
+    found by a table test). When the names change, the lines counted and the textures kept
+    are forgotten (a text with a name may break elsewhere now)."""
+    if line_breaks.keep_names(names):
+        from .text_fit import FIT
+
+        FIT.forget_lines()
+        TEXTURES.clear()
 
 
 def install(textures: LabelTextures = TEXTURES) -> None:

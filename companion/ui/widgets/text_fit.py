@@ -66,6 +66,11 @@ class TextFit:
             self._lines[key] = found
         return found
 
+    def forget_lines(self) -> None:
+        """Forget the line counts kept (the rules that break the lines changed: a name to
+        keep whole, :func:`.text_cache.keep_names`)."""
+        self._lines.clear()
+
     def _counted(self, text: str, size: float, width: float, most_fills: int) -> int:
         """:meth:`lines` with at most ``most_fills`` runs' first characters moved up."""
         fills = fixes = 0
