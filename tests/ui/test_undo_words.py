@@ -4,6 +4,8 @@ shown again."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from companion.ui.views.race_view import KEYPAD_FAMILY
@@ -279,19 +281,27 @@ def test_undo_at_the_boost_keypad_takes_back_the_boost_tap_first(ui) -> None:
     assert any(b.key == "boost" and not b.why for b in view.react)  # the Boost still to take
     assert [r.text for r in view.rulings] == [BOOST_UNDONE["en"]]
     assert find(screen, "messages").shown[0] == BOOST_UNDONE["en"]
+    _said_then_reveal_undone(ui, BOOST_UNDONE, logged)
+    assert find(screen, "messages").shown[0].startswith("Undone: Maximilianus's cards")
+    ui.player.press("redo")  # what was recorded comes back; the Boost was never recorded
+    assert list(app.session.actions()) == logged and controller.view().mode == "react"
+
+
+def _said_then_reveal_undone(ui: Any, said: dict[str, str], logged: list[Any]) -> None:
+    """The pending tap's Undo said in zh_TW and ko as in English; a second Undo then takes
+    back the reveal (it is recorded)."""
+    app = ui.app
+    screen = app.sm.current_screen
     for language in ("zh_TW", "ko"):
         app.set_language(language)
         try:
             ui.pump(2)
-            assert find(screen, "messages").shown[0] == BOOST_UNDONE[language]
+            assert find(screen, "messages").shown[0] == said[language]
         finally:
             app.set_language("en")
     ui.player.press("undo")  # now the reveal
     assert len(app.session.actions()) < len(logged)
-    assert controller.view().mode == "reveal"
-    assert find(screen, "messages").shown[0].startswith("Undone: Maximilianus's cards")
-    ui.player.press("redo")  # what was recorded comes back; the Boost was never recorded
-    assert list(app.session.actions()) == logged and controller.view().mode == "react"
+    assert app.controller.view().mode == "reveal"
 
 
 UNPAID_UNDONE = {
@@ -324,13 +334,4 @@ def test_undo_at_the_cannot_pay_keypad_takes_back_that_tap_first(ui) -> None:
     view = controller.view()
     assert view.mode == "react" and "unpaid" in [b.key for b in view.react]
     assert find(screen, "messages").shown[0] == UNPAID_UNDONE["en"]
-    for language in ("zh_TW", "ko"):
-        app.set_language(language)
-        try:
-            ui.pump(2)
-            assert find(screen, "messages").shown[0] == UNPAID_UNDONE[language]
-        finally:
-            app.set_language("en")
-    ui.player.press("undo")  # now the reveal
-    assert len(app.session.actions()) < len(logged)
-    assert controller.view().mode == "reveal"
+    _said_then_reveal_undone(ui, UNPAID_UNDONE, logged)
