@@ -541,6 +541,15 @@ class EventLog:
         after = self._followed(db, race_id)
         if after is not None:
             raise FinishStandsError(race_id, *after)
+        # a later race's Garage draft opened and nothing picked yet was dealt from this
+        # result (its pick order): set aside with the undo, in its transaction, so that the
+        # next Garage draft is dealt from the result of then (an opened draft blocked the
+        # undo, though nothing had been chosen in it and it could not be closed: found by a
+        # table test)
+        link = self._season_link(db, race_id)
+        if link is not None and "drafts" in self._table_names(db):
+            db.execute("UPDATE drafts SET state = 'abandoned' WHERE season_id = ? AND "
+                       "race_no > ? AND state = 'open'", link)
 
     def followed(self, race_id: str) -> tuple[str, int] | None:
         """What was begun from a season race's result, so that it stands (an undo may not
@@ -550,23 +559,34 @@ class EventLog:
         with self.reading() as db:
             return self._followed(db, race_id)
 
-    def _followed(self, db: sqlite3.Connection, race_id: str) -> tuple[str, int] | None:
-        tables = {str(row[0]) for row in db.execute(
+    @staticmethod
+    def _table_names(db: sqlite3.Connection) -> set[str]:
+        return {str(row[0]) for row in db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "season_races" not in tables:
+
+    def _season_link(self, db: sqlite3.Connection, race_id: str) -> tuple[str, int] | None:
+        """``(season_id, race_no)`` of a season race, None for a race of no season."""
+        if "season_races" not in self._table_names(db):
             return None
         link = db.execute("SELECT season_id, race_no FROM season_races WHERE race_id = ?",
                           (race_id,)).fetchone()
+        return None if link is None else (str(link[0]), int(link[1]))
+
+    def _followed(self, db: sqlite3.Connection, race_id: str) -> tuple[str, int] | None:
+        link = self._season_link(db, race_id)
         if link is None:
             return None
         later = db.execute("SELECT MIN(race_no) FROM season_races WHERE season_id = ? AND "
                            "race_no > ?", link).fetchone()
         if later is not None and later[0] is not None:
             return "race", int(later[0])
-        if "drafts" not in tables:
+        if "drafts" not in self._table_names(db):
             return None
-        draft = db.execute("SELECT MIN(race_no) FROM drafts WHERE season_id = ? AND "
-                           "race_no > ? AND state = 'open'", link).fetchone()
+        # a draft under way is one with a pick (a swap, No swap) in effect: one opened with
+        # nothing chosen is set aside by the undo (_check_unfinish)
+        draft = db.execute("SELECT MIN(d.race_no) FROM drafts d WHERE d.season_id = ? AND "
+                           "d.race_no > ? AND d.state = 'open' AND "
+                           f"{schema.DRAFT_INPUTS_IN_EFFECT} > 0", link).fetchone()
         if draft is not None and draft[0] is not None:
             return "draft", int(draft[0])
         return None

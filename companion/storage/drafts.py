@@ -36,7 +36,7 @@ from typing import Any
 from companion.engine import CarEntry
 from companion.i18n import N_
 
-from . import codec
+from . import codec, schema
 from .db import EventLog, Linked
 from .errors import DamagedLogError, RefusedError, StorageError, StorageKind
 
@@ -266,10 +266,8 @@ class DraftStore:
         with self._log.reading() as db:
             rows = db.execute(
                 "SELECT d.id, d.created, d.track_id, d.laps, d.cars, d.season_id, d.race_no, "
-                # the inputs in effect: an undo takes one back (the app's ``{"kind": "undo"}``)
-                "(SELECT COUNT(*) - 2 * COUNT(CASE WHEN json_valid(i.payload) THEN "
-                "NULLIF(json_extract(i.payload, '$.kind') = 'undo', 0) END) "
-                "FROM draft_inputs i WHERE i.draft_id = d.id) "
+                # the inputs in effect: an undo takes one back
+                f"{schema.DRAFT_INPUTS_IN_EFFECT} "
                 f"FROM drafts d WHERE {where} ORDER BY d.rowid DESC", params).fetchall()
         return [DraftSummary(
             id=str(draft_id), created=str(created), track_id=str(track_id),

@@ -170,3 +170,11 @@ def migrate(db: sqlite3.Connection) -> int:
         STEPS[version](db)
         version += 1
     return found
+
+
+DRAFT_INPUTS_IN_EFFECT = (
+    "(SELECT COUNT(*) - 2 * COUNT(CASE WHEN json_valid(i.payload) THEN "
+    "NULLIF(json_extract(i.payload, '$.kind') = 'undo', 0) END) "
+    "FROM draft_inputs i WHERE i.draft_id = d.id)")
+"""SQL: the inputs in effect of the draft ``d`` (picks, a swap or No swap; an undo, the
+app's ``{"kind": "undo"}``, takes one back)."""

@@ -103,6 +103,8 @@ def test_a_race_stays_over_while_the_next_races_draft_is_under_way(log: Path) ->
         drafts = store.races.drafts
         draft = drafts.begin({"plan": "r3"}, track_id=setup.track.id, laps=1,
                              cars=setup.cars, season_id="s61", race_no=3)
+        assert store.followed("r2") is None  # opened, nothing chosen: nothing begun yet
+        drafts.record(draft, 1, {"kind": "pick", "card": 0})
         assert store.followed("r2") == ("draft", 3)
         race = store.open_race("r2")
         with pytest.raises(FinishStandsError, match="Garage draft"):
@@ -119,3 +121,22 @@ def test_a_race_of_no_season_is_followed_by_nothing(log: Path) -> None:
         _play(single, SEEDS[0])
         assert store.followed("x1") is None
         assert single.undo() and not single.state.over
+
+
+def test_a_draft_opened_with_nothing_chosen_is_set_aside_by_the_undo(log: Path) -> None:
+    """A Garage draft opened from a result, nothing chosen in it (or every pick undone),
+    does not make the result stand: the undo sets it aside in its own transaction (it was
+    dealt from the result), so the next draft is dealt from the result of then."""
+    with SeasonStore(log) as store:
+        setup = store.season("s61").season.next_race_setup(seed=SEEDS[2])
+        drafts = store.races.drafts
+        draft = drafts.begin({"plan": "r3"}, track_id=setup.track.id, laps=1,
+                             cars=setup.cars, season_id="s61", race_no=3)
+        drafts.record(draft, 1, {"kind": "pick", "card": 0})
+        drafts.record(draft, 2, {"kind": "undo", "undoes": 1})
+        assert store.followed("r2") is None
+        race = store.open_race("r2")
+        assert race.undo() and not race.state.over
+        assert drafts.open_drafts("s61") == []
+        assert drafts.draft(draft).state == "abandoned"
+        assert len(drafts.draft(draft).inputs) == 2  # what it recorded is kept

@@ -208,3 +208,33 @@ def test_the_saved_results_go_with_the_undo_and_come_back_with_the_redo(ui) -> N
     ui.pump(4)
     assert app.sm.current == "results"
     assert all(path.exists() for path in saved), saved
+
+
+def test_an_opened_draft_with_nothing_picked_leaves_the_undo_free(ui) -> None:
+    """Opening the next race's Garage draft and picking nothing greyed Undo last input for
+    good ("The Garage draft for race 2 has begun"), while the draft said nothing was recorded
+    and the deck could still be changed; the draft could not be closed (found by a table
+    test). A draft is under way once a pick is in effect, as for the deck's lock; the undo
+    sets the empty draft aside, and the next Garage draft is dealt and played as usual."""
+    app = ui.app
+    season_id = create_season(ui, "1961", NAMES)
+    first = play_next_race(ui, season_id)
+    app.show("standings")
+    ui.player.press("next race")
+    ui.player.press("draft")  # the draft for race 2 opened, nothing picked
+    assert app.log().drafts.open_drafts(season_id)
+    ui.player.press("back")
+    screen = _open_from_races(ui, first)
+    assert not find(screen, "undo finish").disabled
+    _undo_on_results(ui)
+    assert app.sm.current == "race" and not app.controller.state.over
+    assert app.log().drafts.open_drafts(season_id) == []  # set aside with the undo
+    ui.player.press("redo")
+    ui.pump(2)
+    assert app.sm.current == "results" and app.session.state.over
+    app.season_id = season_id
+    app.show("standings")
+    ui.player.press("next race")
+    ui.player.press("draft")
+    ui.player.press("card 0")
+    assert app.season_draft_picks(season_id) == 1
