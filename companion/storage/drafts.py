@@ -14,6 +14,10 @@ Two tables (:mod:`.schema`)::
   ``{"kind": "undo", "undoes": seq}``, which takes back the last input in effect) in its own
   durable transaction (WAL, ``synchronous=FULL``, like every write of the log) before the app
   shows it.
+* A draft whose setup the table changed where the deal does not depend on it (a name
+  corrected) goes on as a new draft from the changed start, holding every input of the one
+  before, which is abandoned (:meth:`DraftStore.begin`'s ``carry``): all in one transaction,
+  and the rows of the one before stay as they were.
 * A draft ends once: in the transaction that stores its race (:meth:`ends_in`, given to
   ``RaceLog.new_race``: the race and the draft's end are recorded together, or neither), or
   when the table abandons it (:meth:`abandon`). Nothing of a draft is ever deleted.
@@ -176,22 +180,35 @@ class DraftStore:
         self, start: dict[str, Any], *, track_id: str, laps: int, cars: Sequence[CarEntry],
         season_id: str | None = None, race_no: int | None = None,
         replacing: Sequence[str] = (), draft_id: str | None = None, created: str | None = None,
+        carry: str | None = None,
     ) -> str:
         """Store a new draft (one transaction) and return its id (8 random hex digits unless
         given). The open drafts of ``replacing`` (the draft this one starts afresh, from a
-        setup the table changed) are abandoned in the same transaction."""
+        setup the table changed) are abandoned in the same transaction.
+
+        ``carry``: an open draft this one goes on from (the table changed its setup where the
+        deal does not depend on it: a name corrected): every input it holds is stored again,
+        as it is and with its number, as the new draft's, and it is abandoned, in the same
+        transaction; its own rows stay as they were. :raises DraftOverError: ``carry`` has
+        ended (nothing written)."""
         when = created or datetime.now().astimezone().isoformat(timespec="seconds")
         row = (when, season_id, race_no, track_id, laps, cars_doc(cars), codec.dumps(start))
         for _ in range(100):
             new_id = draft_id or secrets.token_hex(4)
             try:
                 with self._log.transaction() as db:
-                    for old in replacing:
+                    if carry is not None:
+                        self._check_open(db, carry)
+                    for old in (*replacing, *(() if carry is None else (carry,))):
                         db.execute("UPDATE drafts SET state = ? WHERE id = ? AND state = ?",
                                    (ABANDONED, old, OPEN))
                     db.execute("INSERT INTO drafts (id, created, season_id, race_no, track_id, "
                                "laps, cars, start) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                (new_id, *row))
+                    if carry is not None:
+                        db.execute("INSERT INTO draft_inputs (draft_id, seq, payload) SELECT "
+                                   "?, seq, payload FROM draft_inputs WHERE draft_id = ? "
+                                   "ORDER BY seq", (new_id, carry))
                 return new_id
             except StorageError as error:
                 cause = error.__cause__

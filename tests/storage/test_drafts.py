@@ -139,6 +139,32 @@ def test_abandoned_and_replaced_drafts_are_kept_but_no_longer_open(log: RaceLog)
         log.drafts.abandon(second)
 
 
+def test_a_draft_carried_to_a_changed_start_keeps_every_input(log: RaceLog,
+                                                               log_path: Path) -> None:
+    """The setup changed where the deal does not depend on it (a name corrected): a new draft
+    holds the changed start and every input of the one before, which is abandoned in the same
+    transaction with its own rows as they were; a draft that has ended cannot be carried."""
+    first = _begin(log)
+    for n in (1, 2):
+        log.drafts.record(first, n, _pick(n))
+    log.drafts.record(first, 3, {"kind": "undo", "undoes": 2})
+    changed = {**START, "form": {"seed": 7, "name": "Anna"}}
+    cars = (CarEntry("red", "Anna"), *CARS[1:])
+    second = log.drafts.begin(changed, track_id="usa", laps=1, cars=cars, carry=first)
+    carried = log.drafts.draft(second)
+    assert carried.start == changed and carried.open
+    assert carried.inputs == log.drafts.draft(first).inputs == (
+        _pick(1), _pick(2), {"kind": "undo", "undoes": 2})
+    assert log.drafts.draft(first).state == ABANDONED
+    [summary] = log.drafts.open_drafts()
+    assert (summary.id, summary.inputs, summary.cars) == (second, 1, cars)
+    log.drafts.record(second, 4, _pick(3))  # it goes on after the inputs carried
+    before = _sql(log_path, "SELECT * FROM drafts ORDER BY rowid")
+    with pytest.raises(DraftOverError):
+        log.drafts.begin(changed, track_id="usa", laps=1, cars=cars, carry=first)
+    assert _sql(log_path, "SELECT * FROM drafts ORDER BY rowid") == before  # nothing written
+
+
 @pytest.mark.parametrize(("statement", "seq", "problem"), [
     ("UPDATE drafts SET start = '{\"cut' ", None, "the start is not a JSON object"),
     ("UPDATE drafts SET start = '[1, 2]'", None, "the start is not a JSON object"),
