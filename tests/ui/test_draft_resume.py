@@ -1,8 +1,9 @@
 """A Garage draft not over, after the app starts again (as after a power cut: every pick was
 recorded when it was made): the Start screen offers it, Continue leads back to it where it was,
-New race asks before it ends it, a setup changed after Back begins it afresh, and a draft the log
-cannot read is named and changes nothing. In English, Traditional Chinese and Korean at 800x480,
-with names of 12 letters; each screen is pictured (in the test's folder) and checked.
+New race asks before it ends it, a setup changed after Back begins it afresh (once no pick is
+in effect), and a draft the log cannot read is named and changes nothing. In English,
+Traditional Chinese and Korean at 800x480, with names of 12 letters; each screen is pictured
+(in the test's folder) and checked.
 
 The kill itself (SIGKILL in the middle of the draft) is ``test_draft_kill.py``."""
 
@@ -159,8 +160,10 @@ def test_a_race_unfinished_is_asked_about_as_before(ui) -> None:
 
 def test_back_and_a_changed_setup_begin_the_draft_afresh(ui) -> None:
     """Back from the draft, the same setup: Start race takes the draft up where it was. A
-    changed setup: a new draft, the one before abandoned (its picks stay in the log), and
-    only the new one is offered to continue."""
+    setup changed where the deal depends on it (here the Garage deck, once every pick is
+    undone: with a pick in effect it is greyed, test_draft_newrace.py): a new draft, the one
+    before abandoned (its picks and undos stay in the log), and only the new one is offered
+    to continue."""
     app = ui.app
     first = _begin_draft(ui, picks=2)
     deal = app.draft_flow.draft
@@ -168,13 +171,14 @@ def test_back_and_a_changed_setup_begin_the_draft_afresh(ui) -> None:
     assert app.sm.current == "newrace"
     ui.player.press("start race")
     assert app.draft_flow.stored == first and app.draft_flow.draft == deal
-    ui.player.press("back")
-    ui.player.press("back")  # to the setup page
-    ui.player.press("legends plus")
+    ui.player.press("undo")
+    ui.player.press("undo")
+    ui.player.press("back")  # to More options, as it was left
+    ui.player.press("garage deck")  # basic to advanced: other cards
     ui.player.press("start race")
     second = app.draft_flow.stored
     assert second != first and app.draft_flow.inputs == 0
-    assert _draft_state(app, first) == ("abandoned", 2)
+    assert _draft_state(app, first) == ("abandoned", 4)
     assert [item.id for item in app.unfinished()] == [second]
 
 

@@ -32,7 +32,8 @@ class DraftMixin:
         def remember_race(self, race_id: str) -> None: ...
         def storage_fault(self, error: StorageError, **kwargs: Any) -> None: ...
 
-    def begin_draft(self, flow: Any, start: Any, replacing: Sequence[str] = ()) -> None:
+    def begin_draft(self, flow: Any, start: Any, replacing: Sequence[str] = (),
+                    carry: str | None = None) -> None:
         """Record the draft ``flow`` begins (``start``: a
         :class:`~companion.ui.views.draft_record.DraftStart`) and make it the draft shown;
         from now on each input is recorded before it is shown.
@@ -43,6 +44,14 @@ class DraftMixin:
         ``replacing`` (the one begun before from this form, the season's open one) are
         abandoned in the same transaction.
 
+        ``carry``: a single race's draft begun before from this form (the table went Back and
+        changed the form). Where the form still deals it (a name corrected, a seat), it goes on
+        with every input it holds, from the changed setup (recorded as a new draft carrying
+        them: ``DraftStore.begin``). Where the form deals another draft and a pick of it is
+        in effect, nothing is recorded: :class:`~companion.ui.views.draft_lock.DealChanged`
+        (New race greys what the deal
+        depends on, so a table cannot get there; the picks are never set aside).
+
         :raises StorageError: nothing could be recorded (nothing changed then).
         """
         drafts = self.log().drafts
@@ -50,6 +59,10 @@ class DraftMixin:
         if same is not None:
             stored = drafts.draft(same)
             self._replayed(stored, flow)
+        elif carry is not None and self._carried(flow, start, carry):
+            flow.stored = drafts.begin(
+                start.start, track_id=start.track_id, laps=start.laps, cars=start.cars,
+                replacing=replacing, carry=carry)
         else:
             if start.season_id is not None:
                 replacing = (*replacing,
@@ -58,6 +71,27 @@ class DraftMixin:
                 start.start, track_id=start.track_id, laps=start.laps, cars=start.cars,
                 season_id=start.season_id, race_no=start.race_no, replacing=replacing)
         self._take_up(flow)
+
+    def _carried(self, flow: Any, start: Any, carry: str) -> bool:
+        """``flow`` where the open draft ``carry`` was, when ``start`` deals it too (True);
+        False when ``carry`` has ended, or deals otherwise with nothing in effect (nothing is
+        lost by a new deal). :raises DealChanged: it deals otherwise, a pick in effect."""
+        from companion.storage.drafts import UnknownDraftError
+
+        from ..views.draft_lock import DealChanged, in_effect, same_deal
+
+        try:
+            stored = self.log().drafts.draft(carry)
+        except UnknownDraftError:
+            return False
+        if not stored.open:
+            return False
+        if not same_deal(stored.start, start.start):
+            if in_effect(stored.inputs) > 0:
+                raise DealChanged(carry)
+            return False
+        self._replayed(stored, flow)
+        return True
 
     def _replayed(self, stored: Any, flow: Any) -> None:
         """``flow`` taken where the stored draft was. :raises DamagedDraftError:"""
@@ -166,6 +200,13 @@ class DraftMixin:
         from (Next race's deck, the mechanics' choices) is locked, since changing it begins a
         new draft and the picks would be lost."""
         return sum(d.inputs for d in self.log().drafts.open_drafts(season_id))
+
+    def draft_picks(self, draft_id: str) -> int:
+        """The inputs in effect of the open draft ``draft_id`` (0 when it has ended): while
+        there are any, what a single race's draft was dealt from is locked on New race
+        (:mod:`~companion.ui.views.draft_lock`)."""
+        return sum(d.inputs for d in self.log().drafts.open_drafts(single=True)
+                   if d.id == draft_id)
 
     def season_draft_plan(self, season_id: str) -> Any:
         """The Next race plan of the season's draft under way (drawn again from its seed, with

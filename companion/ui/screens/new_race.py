@@ -18,10 +18,24 @@ from companion import i18n
 from companion.engine.modules import EVENTS
 from companion.i18n import _, listed
 
+from ..views.draft_lock import (
+    DealChanged,
+    cars_locked,
+    colours_locked,
+    deal_changed,
+    garage_locked,
+    grid_locked,
+)
 from ..views.name_length import DRIVER_NAME_LETTERS, driver_name_words
 from ..views.names import COLOUR_RGB, colour_name, legend_name
 from ..views.race_form import RaceForm, options_summary
-from ..widgets.basic import Btn, MoreBelow, Swatch, ToneLabel  # noqa: F401 - MoreBelow: new_race.kv
+from ..widgets.basic import (  # noqa: F401 - MoreBelow: new_race.kv
+    Btn,
+    MoreBelow,
+    Swatch,
+    ToneLabel,
+    explain,
+)
 from ..widgets.measure import text_width
 from ..widgets.name_input import NameInput
 from ..widgets.text_fit import FIT
@@ -38,6 +52,13 @@ def seat_words(seat: int) -> str:
 def say(stepper: Any, value: str, meaning: str) -> None:
     """A stepper's figure and, under it in small type, what it means."""
     stepper.value, stepper.meaning = value, meaning
+
+
+def _lock(button: Any, why: str) -> None:
+    """``button`` greyed because a pick of the draft under way was dealt from what it changes
+    (``why``), unless it is greyed already for a reason of its own, which it says first."""
+    if not button.disabled:
+        button.disabled, button.why_disabled = True, why
 
 
 class NewRaceScreen(PagedScreen):
@@ -58,15 +79,20 @@ class NewRaceScreen(PagedScreen):
         self.form.first_race()
         self.begun: str | None = None
         """The Garage draft begun from this form and not over (its id in the race log): Start
-        race again after Back from the draft takes it up where it was, or, with the setup
+        race again after Back from the draft takes it up where it was (the setup as changed,
+        where the deal does not depend on it), or, with no pick in effect and the deal
         changed, abandons it for a new one."""
+        self.locked = False
+        """A pick of :attr:`begun` is in effect: what its deal depends on is greyed
+        (:mod:`~companion.ui.views.draft_lock`)."""
         self.pages = {name: self.ids[f"{name}_page"].__self__ for name in PAGES}
         """The pages (held here: only the one shown is in the widget tree)."""
         self._place_page()
         from .new_race_modules import ModulesPanel
 
         self.panel = ModulesPanel(self.ids.modules, lambda: self.form,
-                                  lambda: self.info.track, self.refresh)
+                                  lambda: self.info.track, self.refresh,
+                                  lambda: garage_locked() if self.locked else "")
 
     def new_form(self) -> None:
         self.form = RaceForm()
@@ -183,7 +209,13 @@ class NewRaceScreen(PagedScreen):
 
         app = App.get_running_app()
         flow, start = race_draft(self.form, self.info.track, self.start_drafted)
-        app.begin_draft(flow, start, replacing=(self.begun,) if self.begun else ())
+        try:
+            app.begin_draft(flow, start, replacing=(self.begun,) if self.begun else (),
+                            carry=self.begun)
+        except DealChanged:  # said beside Start race: a line under six drivers had no room
+            self.refresh()
+            explain(self.ids.start, deal_changed())
+            return
         self.begun = flow.stored
         app.show("draft")
 
@@ -200,6 +232,7 @@ class NewRaceScreen(PagedScreen):
 
     def refresh(self) -> None:
         self._too_long = False
+        self.locked = bool(self.begun) and App.get_running_app().draft_picks(self.begun) > 0
         form, info = self.form, self.info
         track = info.track
         self.ids.page_button.text = (_("Race setup") if self.page == "options"
@@ -215,6 +248,9 @@ class NewRaceScreen(PagedScreen):
         self.ids.track_notes.text = "\n\n".join(_(n) for n in track.unverified)
         say(self.ids.laps, _("Laps: {laps}").format(laps=self._laps()), self._laps_meaning())
         show_legends(form, self.ids)
+        if self.locked:
+            for button in (self.ids.legends_minus, self.ids.legends_plus):
+                _lock(button, cars_locked())
         self.ids.options_summary.text = self._summary(form)
         self._drivers()
         if self.page == "options":
@@ -284,7 +320,8 @@ class NewRaceScreen(PagedScreen):
             swatch = Swatch(rgba=[*COLOUR_RGB[driver.colour], 1])
             holder.add_widget(swatch)
             colour = Btn(text=colour_name(driver.colour), size_hint_x=None,
-                         width=widths["colour"], scale="small", test_name=f"colour {index}")
+                         width=widths["colour"], scale="small", test_name=f"colour {index}",
+                         disabled=self.locked, why_disabled=colours_locked())
             colour.bind(on_release=lambda _b, i=index: self._do(form.next_colour, i))
             name = NameInput(text=driver.name, hint_text=_("Driver name"), multiline=False,
                              font_size=app.fs, one_line=app.fs,
@@ -304,6 +341,8 @@ class NewRaceScreen(PagedScreen):
             remove = Btn(text="X", size_hint_x=None, width=48, test_name=f"remove {index}",
                          disabled=len(form.drivers) <= 1,
                          why_disabled=form.why_no_fewer_drivers())
+            if self.locked:
+                _lock(remove, cars_locked())
             remove.bind(on_release=lambda _b, i=index: self._do(form.remove_driver, i))
             for widget in (holder, colour, name, seat, handicap, remove):
                 row.add_widget(widget)
@@ -311,6 +350,8 @@ class NewRaceScreen(PagedScreen):
         self.ids.add_driver.disabled = not form.free_colours() or (
             len(form.drivers) + form.legends >= 6)
         self.ids.add_driver.why_disabled = form.why_no_more_cars()
+        if self.locked:
+            _lock(self.ids.add_driver, cars_locked())
 
     def _named(self, driver: Any, text: str) -> None:
         """A name typed: checked at once, key by key (``_names_checked``)."""
@@ -343,6 +384,10 @@ class NewRaceScreen(PagedScreen):
         self.ids.new_seed.disabled = not form.random_grid
         self.ids.new_seed.why_disabled = _(
             "The grid is set by hand: there is no draw to make again.")
+        self.ids.grid.disabled = False
+        if self.locked:
+            for button in (self.ids.grid, self.ids.new_seed):
+                _lock(button, grid_locked())
         order = [self._car_text(car) for car in form.grid_order()]
         self.ids.grid_words.text = _("Pole position: {first}. Then: {rest}.").format(
             first=order[0], rest=listed(order[1:]) or "-") if form.random_grid else ""
@@ -365,6 +410,8 @@ class NewRaceScreen(PagedScreen):
             up = Btn(text=_("Up"), size_hint_x=None, width=app.tap * 2,
                      disabled=position == 1, test_name=f"up {car}",
                      why_disabled=_("Already first on the grid."))
+            if self.locked:
+                _lock(up, grid_locked())
             up.bind(on_release=lambda _b, c=car: self._do(self.form.move_up, c))
             row.add_widget(label)
             row.add_widget(up)

@@ -47,14 +47,17 @@ def _note(text: str, name: str) -> ToneLabel:
 
 
 class ModulesPanel:
-    """Fills ``box`` from ``form()``; ``changed()`` is called after every edit."""
+    """Fills ``box`` from ``form()``; ``changed()`` is called after every edit;
+    ``garage_locked()`` says why the Garage and its deck are greyed ("": they are not)."""
 
     def __init__(self, box: Any, form: Callable[[], Any], track: Callable[[], Any],
-                 changed: Callable[[], None]) -> None:
+                 changed: Callable[[], None],
+                 garage_locked: Callable[[], str] = lambda: "") -> None:
         self.box = box
         self.form = form
         self.track = track
         self.changed = changed
+        self.garage_locked = garage_locked
 
     @property
     def modules(self) -> ModulesForm:
@@ -150,10 +153,15 @@ class ModulesPanel:
         row = _row(app)
         text = {"off": _("Garage: off"), "draft": _("Garage: draft"),
                 "random": _("Garage: random 3")}[modules.garage]
-        row.add_widget(self._btn(text, "garage", modules.cycle_garage))
+        # a single race's draft with a pick in effect was dealt from them (draft_lock)
+        locked = self.garage_locked()
+        row.add_widget(self._btn(text, "garage", modules.cycle_garage, disabled=bool(locked),
+                                 why_disabled=locked))
+        off = modules.garage == "off"
         row.add_widget(self._btn(deck_label(modules.deck), "garage deck", modules.cycle_deck,
-                                 disabled=modules.garage == "off",
-                                 why_disabled=_("The Garage is off: no upgrade deck is used.")))
+                                 disabled=off or bool(locked),
+                                 why_disabled=_("The Garage is off: no upgrade deck is used.")
+                                 if off else locked))
         box.add_widget(row)
         if modules.garage == "draft":
             box.add_widget(_note(_("Start race opens the draft: three rounds, one card each."),
