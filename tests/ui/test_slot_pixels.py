@@ -37,7 +37,9 @@ def _drawn(ui: Any, make_box: Any, place: tuple[float, float],
     box = make_box(size_hint=(None, None), size=(300.3, 41.7), padding=(3.3, 2.7), spacing=1.9,
                    pos=first or place)
     box.add_widget(Label(text="Maximilianus 68 RL", font_size=15.3, color=(1, 1, 1, 1)))
-    box.add_widget(Btn(text="3", size_hint_x=None, width=50.45, font_size=21.7))
+    key = Btn(text="3", size_hint_x=None, width=50.45)
+    key.font_size = 21.7  # a fractional size (a Btn's constructor takes a scale, not a size)
+    box.add_widget(key)
     if hasattr(box, "keep_texts_whole"):
         box.keep_texts_whole()
     ground.add_widget(box)

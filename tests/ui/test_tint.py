@@ -26,8 +26,9 @@ def test_a_tinted_button_draws_what_kivy_draws(ui, look: dict[str, Any]) -> None
     from companion.ui.widgets.basic import Btn
     from companion.ui.widgets.tint import TintBtn
 
-    made = [cls(text="Gear 2 ready", font_size=20, size=(170, 48), pos=(0, 0))
-            for cls in (Btn, TintBtn)]
+    made = [cls(text="Gear 2 ready", size=(170, 48), pos=(0, 0)) for cls in (Btn, TintBtn)]
+    for button in made:
+        button.font_size = 20  # (a Btn takes its size from its scale, not its constructor)
     ui.pump(1)
     for button in made:  # changed after it was first drawn, as on a tap
         for key, value in look.items():
@@ -56,7 +57,8 @@ def test_a_change_of_colour_renders_nothing_again(ui) -> None:
 
     from companion.ui.widgets.tint import TintBtn, TintLabel
 
-    button = TintBtn(text="2", font_size=20, size=(60, 48))
+    button = TintBtn(text="2", size=(60, 48))
+    button.font_size = 20
     label = TintLabel(text="Maximilianus", font_size=20)
     ui.pump(1)
     with counting() as counts:

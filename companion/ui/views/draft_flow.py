@@ -348,11 +348,12 @@ class DraftFlow:
         if undone is None:
             return ""
         car = self.name(str(undone.get("driver")))
+        # filled with ``fill``: the Korean takes a particle after the driver's name
         if undone["kind"] == "pick":
-            return _("Undone: {car}'s pick, {card}, back to the market.").format(
-                car=car, card=design_name(str(undone["card"])))
+            return fill(_("Undone: {car}'s pick, {card}, back to the market."),
+                        car=car, card=design_name(str(undone["card"])))
         if undone["kind"] == "swap":
-            return _("Undone: {car}'s swap: {card} back to the market, {given} back in "
-                     "{car}'s hand.").format(car=car, card=design_name(str(undone["card"])),
-                                             given=design_name(str(undone["give"])))
-        return _("Undone: {car}'s No swap: {car} may swap again.").format(car=car)
+            return fill(_("Undone: {car}'s swap: {card} back to the market, {given} back in "
+                          "{car}'s hand."), car=car, card=design_name(str(undone["card"])),
+                        given=design_name(str(undone["give"])))
+        return fill(_("Undone: {car}'s No swap: {car} may swap again."), car=car)
