@@ -37,6 +37,13 @@ OFFICIAL_SEASON_NAMES: frozenset[str] = frozenset((
 name in English, as it always did (a log made by an older version opens and names it the
 same); it is shown in the player's language (:func:`season_name`)."""
 
+CUSTOM_SEASON_NAME = N_("Custom season")
+"""The name a custom season the players did not name is stored with: in English, whatever the
+language of the moment, as a season created in English always was (an older version reads it
+the same: it is also what ``parse_season`` gives a document with no name). It is shown in the
+player's language (:func:`season_name`); before, the default was stored in the language of
+the moment and shown so in every language ("Custom season 賽季冠軍：…")."""
+
 
 def colour_name(colour: str) -> str:
     return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
@@ -88,9 +95,27 @@ def car_name(car: Any) -> str:
 
 def season_name(name: str) -> str:
     """A season's name as the table reads it: an official season's in the current language
-    ("1964（大雨）"; it was shown in English in every language), a name the players gave as they
-    gave it."""
-    return _(name) if name in OFFICIAL_SEASON_NAMES else name
+    ("1964（大雨）"; it was shown in English in every language), a custom season's the players
+    did not name too (:data:`CUSTOM_SEASON_NAME`, or the default an older version stored in
+    the language of the moment: "自訂賽季" reads "Custom season" in English), a name the
+    players gave as they gave it."""
+    if name in OFFICIAL_SEASON_NAMES:
+        return _(name)
+    return _(CUSTOM_SEASON_NAME) if name in _custom_season_names() else name
+
+
+def _custom_season_names() -> frozenset[str]:
+    """:data:`CUSTOM_SEASON_NAME` in every language the app speaks."""
+    global _custom_names
+    if _custom_names is None:
+        from companion.i18n import LANGUAGES, translation
+
+        _custom_names = frozenset(translation(language).gettext(CUSTOM_SEASON_NAME)
+                                  for language in LANGUAGES)
+    return _custom_names
+
+
+_custom_names: frozenset[str] | None = None
 
 
 def track_title(track_id: str) -> str:

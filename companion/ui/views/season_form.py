@@ -96,9 +96,12 @@ class SeasonForm(DriverList):
         return list(SEASONS[self.kind].races)
 
     def doc(self) -> dict[str, Any]:
-        """The custom season's ``heat-season/1`` document."""
+        """The custom season's ``heat-season/1`` document (a season left unnamed is stored as
+        "Custom season", in English, and shown in the player's language: ``season_name``)."""
+        from .names import CUSTOM_SEASON_NAME
+
         return {"format": "heat-season/1", "id": "custom",
-                "name": kept(self.name) or _("Custom season"),
+                "name": kept(self.name) or CUSTOM_SEASON_NAME,
                 "races": [race.doc() for race in self.races]}
 
     def definition(self) -> Any:
