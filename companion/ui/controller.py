@@ -177,7 +177,8 @@ class RaceController:
     A new controller on a race already under way (Continue) shows the last ruling again;
     ``after_stop`` (the app stopped since the race was last on screen: nothing typed on the
     keypad came through) adds, at a car's card keypad, that what was typed is not kept, and
-    at React with a Boost on offer, that a Boost tapped and not entered is not kept.
+    at React with a Boost (or "Cannot pay") on offer, that one tapped and its flipped card(s)
+    not entered is not kept.
 
     ``on_fault(error)`` is called when the session's log could not record an input, undo or
     redo (a full disk, a locked or read-only log: the session is then unchanged); it shows the
@@ -208,7 +209,7 @@ class RaceController:
         self._resume_ruling()
         if after_stop:
             self._say_typing_lost()
-            self._say_boost_lost()
+            self._say_react_tap_lost()
 
     # --- state ---------------------------------------------------------------------------
 
@@ -359,17 +360,28 @@ class RaceController:
         moved |= {line.car for line in self._lines if line.placement and line.car}
         self._moved = frozenset(moved)
 
-    def _say_boost_lost(self) -> None:
+    def _say_react_tap_lost(self) -> None:
         """Continue after the app stopped, at React with a Boost on offer: a Boost tapped
         and not yet entered (its flipped card) is no input either, so the stop lost it; the
         screen offered Boost again with no word, though the table had flipped a card for it
         (found by a table test). The app cannot know whether Boost was tapped, so the
-        sentence says what to do if it was; kept in a full box, gone with the next input."""
+        sentence says what to do if it was; kept in a full box, gone with the next input.
+        React's "Cannot pay" likewise (its keypad asks a flipped Basic card for each card the
+        engine cannot pay; nothing is recorded until the last is entered): a stop there came
+        back at React with no word (found by a table test)."""
         view = self.view()
-        if view.mode == "react" and any(b.key == "boost" and not b.why for b in view.react):
+        if view.mode != "react":
+            return
+        offered = {b.key for b in view.react if not b.why}
+        if "boost" in offered:
             self._lines.append(Line(lambda: _(
                 "A Boost tapped before the app stopped was not entered: if a card was "
                 "flipped for it, tap Boost and enter that card."), headline=True))
+        if "unpaid" in offered:  # "Cannot pay"'s keypad, the flipped cards not all entered
+            self._lines.append(Line(lambda: _(
+                "A \"{choice}\" tapped before the app stopped was not entered: if cards were "
+                "flipped for it, tap \"{choice}\" and enter those cards.").format(
+                    choice=_("Cannot pay")), headline=True))
 
     def _say_typing_lost(self) -> None:
         """Continue after the app stopped, at a car's card keypad: cards typed and not yet

@@ -231,3 +231,48 @@ def test_continue_at_react_with_no_boost_on_offer_says_nothing_of_a_boost(ui) ->
     ui.pump(2)
     assert app.controller.view().mode == "react"
     assert _said(app) == said
+
+
+UNPAID_LOST = {
+    "en": ("A \"Cannot pay\" tapped before the app stopped was not entered: if cards were "
+           "flipped for it, tap \"Cannot pay\" and enter those cards."),
+    "zh_TW": ("程式停止前點的「付不起熱度」沒有輸入：如果已為它翻開牌，請點「付不起熱度」"
+              "並輸入那些牌。"),
+    "ko": ("앱이 멈추기 전에 누른 \"열을 낼 수 없음\" 선택은 입력되지 않았습니다: 이를 위해 카드를 "
+           "뒤집었다면 \"열을 낼 수 없음\" 버튼을 누르고 그 카드를 입력하세요."),
+}
+
+
+def test_continue_after_a_stop_at_the_cannot_pay_keypad_says_it_was_not_entered(ui) -> None:
+    """React's "Cannot pay" keypad (a Basic card flipped for each card the engine cannot pay)
+    is no input either, as the Boost keypad is not: a power cut there came back at React,
+    "Cannot pay" on offer again, with no word, though the table had flipped cards for it
+    (found by a table test; the Boost keypad said so). Continue at React with "Cannot pay" on
+    offer now says so, in the table's language, whole in the ruling box; the choice is taken
+    as before, and the next input takes the sentence away."""
+    from companion.ui.demo.react_shots import CHOICES, to_react
+    from companion.ui.demo.react_shots import start as start_race
+
+    app = ui.app
+    race = CHOICES["unpaid"][1]
+    start_race(app, race)
+    ui.pump(2)
+    to_react(app, ui.player, race)
+    view = app.controller.view()
+    assert view.mode == "react" and any(b.key == "unpaid" and not b.why for b in view.react)
+    ui.player.press("react unpaid")
+    assert app.controller.view().mode == "unpaid"
+    said = _said(app)
+    assert UNPAID_LOST["en"] not in said
+    app = ui.restart()
+    ui.player.press("continue")
+    ui.pump(2)
+    assert app.sm.current == "race" and app.controller.view().mode == "react"
+    assert _said(app) == [*said, UNPAID_LOST["en"]]  # the last ruling again, then the sentence
+    assert LOST["en"] not in _said(app) and BOOST_LOST["en"] not in _said(app)
+    _whole_in_every_language(ui, UNPAID_LOST)
+    ui.player.press("react unpaid")
+    assert app.controller.view().mode == "unpaid"
+    ui.player.press("key 2")  # the flipped card: the Heat left unpaid
+    assert not any(b.key == "unpaid" for b in app.controller.view().react)
+    assert UNPAID_LOST["en"] not in _said(app)  # gone with the next input
