@@ -180,6 +180,56 @@ def test_a_long_paste_keeps_what_fits_and_says_why(ui, app800, screen_name: str)
     assert _title(screen) == (SAID["en"], "warn")
 
 
+@pytest.mark.parametrize("screen_name", ["newrace", "newseason"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_letter_refused_beside_a_clash_keeps_the_clash_said(ui, app800, language: str,
+                                                               screen_name: str) -> None:
+    """Two of six drivers named the same: the title says so, Start race (Create season) is
+    greyed. A thirteenth letter typed in another name replaced that by the refusal, the
+    clash that blocks Start race said only by the red frames and a tap on the greyed button
+    (found by a table test). The title keeps the clash now and the refusal is said on a line
+    under the names, both whole, nothing cut or overlapping at 800x480 in every language;
+    the refusal goes with the next change to a name, the clash once it is mended."""
+    app = app800
+    app.set_language(language)
+    screen = _six_drivers(ui, screen_name)
+    names = list(TWELVE[language])
+    names[3] = names[0]
+    for index, name in enumerate(names):
+        find(screen, f"name {index}").text = name
+    clash = screen.form.name_clash()
+    assert clash is not None and clash.drivers == (0, 3)
+    go = find(screen, "start race" if screen_name == "newrace" else "create season")
+    assert go.disabled and go.why_disabled == clash.why
+    field = find(screen, "name 4")
+    _typed(ui, field, MORE[language])
+    assert field.text == names[4]
+    assert _title(screen) == (clash.said, "warn")  # the clash kept
+    refused = find(screen, "name refused")
+    assert refused.text == SAID[language] and refused.tone == "warn"  # and the refusal said
+    assert go.disabled and go.why_disabled == clash.why
+    field.focus = False
+    ui.pump(3)
+    assert refused.height > 0 and refused.texture_size[1] <= refused.height
+    assert refused.to_window(*refused.pos)[1] >= go.to_window(go.x, go.top)[1]  # clear of it
+    assert layout_problems(app, f"{screen_name} clash refused [{language}]") == []
+    field.focus = True
+    ui.pump(1)
+    field.cursor = (len(field.text), 0)
+    field.do_backspace()
+    ui.pump(1)
+    assert _title(screen) == (clash.said, "warn") and refused.text == ""
+    _typed(ui, field, MORE[language])
+    assert refused.text == SAID[language]
+    find(screen, "name 3").text = TWELVE[language][3]  # the clash mended
+    ui.pump(2)
+    assert _title(screen) == (DRIVERS[language], "accent") and refused.text == ""
+    assert not go.disabled
+    _typed(ui, find(screen, "name 2"), MORE[language])  # no clash: said in the title
+    assert _title(screen) == (SAID[language], "warn") and refused.text == ""
+    app.set_language("en")
+
+
 def test_a_korean_syllable_composed_past_twelve_is_not_drawn(ui, app800) -> None:
     """A Korean keyboard's input method draws the syllable being composed in the field
     ("ㅌ", "타", "탁") before it is typed: with eleven letters the twelfth is composed and

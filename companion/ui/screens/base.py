@@ -41,26 +41,33 @@ class PagedScreen(BaseScreen):
         return shown
 
 
-def show_name_clash(form: Any, fields: Any, title: Any, go: Any, refused: str = "") -> str:
+def show_name_clash(form: Any, fields: Any, title: Any, go: Any, refused: str = "",
+                    below: Any = None) -> str:
     """Two drivers of one name (or a name like another car's colour, or a Legend's) make
     every ruling ambiguous (``DriverList.name_clash``): the names to change framed in the
     warning colour, the reason in short in ``title`` (in place of "Drivers: 2"; with six
-    drivers there is no room under the names), ``go`` (Start race, Create season) greyed
-    until they are changed (a tap on it says the reason in full). Returns the reason ("" when
-    the names stand). New race's and New season's.
+    drivers there is no room under the names for it), ``go`` (Start race, Create season)
+    greyed until they are changed (a tap on it says the reason in full). Returns the reason
+    ("" when the names stand). New race's and New season's.
 
     ``refused``: why the last key or paste in a name went unheard (a name holds 12 letters),
-    said in ``title`` in the same way, before a clash (the table's last act first), until a
-    name changes."""
+    said in ``title`` in the same way until a name changes; while a clash is said there (what
+    keeps Start race greyed), on the line ``below`` the names instead: the refusal took the
+    clash's place, and the two do not fit the title's two lines at 800x480 with six drivers
+    (found by a table test)."""
     from companion.i18n import _
 
     clash = form.name_clash()
     for index, field in enumerate(fields):
         field.clash = clash is not None and index in clash.drivers
-    said = refused or (clash.said if clash is not None else "")
+    clashing = clash.said if clash is not None else ""
+    under = refused if refused and clashing and below is not None else ""
+    said = clashing if under else (refused or clashing)
     title.text = said or _("Drivers: {count}").format(count=len(form.drivers))
     title.tone = "warn" if said else "accent"
     title.scale = "small" if said else "body"
+    if below is not None:
+        below.text = under
     why: str = clash.why if clash is not None else ""
     go.disabled = bool(why)
     go.why_disabled = why

@@ -370,7 +370,8 @@ class NewRaceScreen(PagedScreen):
         returns the reason ("" when the names stand)."""
         return show_name_clash(self.form, self._name_fields, self.ids.drivers_title,
                                self.ids.start,
-                               refused=driver_name_words() if self._too_long else "")
+                               refused=driver_name_words() if self._too_long else "",
+                               below=self.ids.name_refused)
 
     def _options(self) -> None:
         form = self.form

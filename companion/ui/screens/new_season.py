@@ -164,7 +164,8 @@ class NewSeasonScreen(PagedScreen):
         returns the reason ("" when the names stand)."""
         return show_name_clash(self.form, self._name_fields, self.ids.drivers_title,
                                self.ids.create,
-                               refused=driver_name_words() if self._too_long else "")
+                               refused=driver_name_words() if self._too_long else "",
+                               below=self.ids.name_refused)
 
     def _name_row(self, custom: bool) -> None:
         app = App.get_running_app()
