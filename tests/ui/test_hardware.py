@@ -592,3 +592,42 @@ def test_the_seats_found_are_listed_as_the_language_lists(table) -> None:
         assert "1、 2、 3、 4" in summary and "1, 2" not in summary, summary
     finally:
         app.set_language("en")
+
+
+SIX_LONG_NAMES = ("Bartholomews", "歐陽娜娜司馬長風上官婉兒", "김수한무거북이와두루미삼",
+                  "Maximilianus", "諸葛孔明司馬仲達夏侯元讓", "남궁민수황보영희제갈공명")
+"""Six twelve-letter drivers: Latin, Chinese, Korean."""
+
+
+@pytest.mark.parametrize("language", ["en", "zh_TW", "ko"])
+def test_the_check_screen_writes_a_twelve_letter_name_whole(make_harness,
+                                                             language: str) -> None:
+    """The hardware check's name column (15% of a seat's row) cut a twelve-letter Chinese or
+    Korean name at 800x480: "歐陽娜…官婉兒", "김수한…루미삼" (found by a table test). Each name
+    is whole, on one line or two, each line inside its cell and the lines inside the row, its
+    text not under the readable floor."""
+    from companion.ui.demo.table_shots import start
+    from companion.ui.widgets.measure import READABLE_PX
+    from companion.ui.widgets.text_fit import FIT
+
+    harness = make_harness(hardware=lambda q: FakeTable(q, seats=(1, 2, 3, 4, 5, 6)))
+    harness.start()
+    app = harness.app
+    assert tuple(app.root_window.size) == (800, 480)
+    start(app, SIX_LONG_NAMES, 0)
+    app.set_language(language)
+    app.show("hwcheck")
+    harness.pump(3)
+    screen = app.sm.current_screen
+    written = set()
+    for seat in range(1, 7):
+        cell = find(screen, f"hw car {seat}")
+        lines = cell.text.split("\n")
+        written.add("".join(lines))
+        assert len(lines) <= 2 and all(lines), cell.text
+        assert READABLE_PX <= cell.font_size <= app.fs_small
+        assert max(FIT.width(line, cell.font_size) for line in lines) <= cell.width, lines
+        cell.texture_update()
+        assert cell.texture_size[0] <= cell.width + 1 and cell.texture_size[1] <= cell.height
+        assert cell.height <= cell.parent.height
+    assert written == set(SIX_LONG_NAMES)

@@ -27,6 +27,7 @@ from ..widgets.basic import (
     Swatch,
     ToneLabel,
 )
+from ..widgets.chart_names import fit_cell
 from ..widgets.text_fit import FIT
 from .base import BaseScreen
 
@@ -123,7 +124,8 @@ class HardwareCheckScreen(BaseScreen):
                 box.add_widget(self._rows[seat][0])
         for seat, (line, car, swatch, led, dial, last, _button) in self._rows.items():
             info = bridge.seats[seat]
-            car.text = self._car(app, seat)
+            car.name = self._car(app, seat)
+            _fit_name(car)
             if bridge.hub_offline(seat):
                 # the app's wish is not what the seat shows: its hub is not there to light it
                 # (Identify on such a seat claimed "fast blink"; found by a table test)
@@ -151,6 +153,8 @@ class HardwareCheckScreen(BaseScreen):
 
         cell(0.12, "seat", text=_("Seat {seat}").format(seat=seat))
         car = cell(0.15, "car")
+        car.name = ""
+        car.bind(width=lambda label, _w: _fit_name(label))
         holder = BoxLayout(size_hint_x=None, width=size * 1.4, padding=(2, (app.tap - size) / 2))
         swatch = Swatch()
         swatch.size = (size, size)
@@ -178,6 +182,15 @@ class HardwareCheckScreen(BaseScreen):
         if app.hw_bridge is not None:
             app.hw_bridge.identify(seat)
             self.refresh()
+
+
+def _fit_name(car: Any) -> None:
+    """A seat's driver whole in its cell: on two lines, or smaller down to the readable floor
+    (:func:`~companion.ui.widgets.chart_names.fit_cell`); cut with "…" only where neither
+    serves."""
+    app = App.get_running_app()
+    fitted = fit_cell(car.name, app.fs_small, max(1.0, car.width))
+    car.text, car.font_size, car.shorten = fitted.text, fitted.size, fitted.lines == 1
 
 
 def _fit_row(line: Any, last: Any) -> None:

@@ -127,6 +127,22 @@ def middle_lines(name: str, size: float, room: float) -> str | None:
     return best[1] if best is not None else None
 
 
+def fit_cell(name: str, size: float, room: float) -> FittedName:
+    """A name alone in a table's cell ``room`` pixels wide: whole on one line at ``size``,
+    else on two lines (:func:`middle_lines`), else the same a little smaller, down to the
+    readable floor; only else on one line at the floor, to be shortened with "…" by the
+    cell. The hardware check's 15% column cut "歐陽娜…官婉兒" and "김수한…루미삼" at 800x480
+    (found by a table test); now "歐陽娜娜司馬" / "長風上官婉兒"."""
+    sizes = _sizes(size)
+    for font in sizes:
+        if FIT.width(name, font) <= room:
+            return FittedName(name, font, 1)
+        lines = middle_lines(name, font, room)
+        if lines is not None:
+            return FittedName(lines, font, 2)
+    return FittedName(name, sizes[-1], 1)
+
+
 def fit_name(name: str, label: Callable[[str], str], size: float, room: float,
              two: bool = True) -> FittedName:
     """``label(name)`` in ``room`` pixels: at ``size``, else smaller down to the floor, else
