@@ -254,6 +254,10 @@ def test_charts_write_six_long_names_whole(ui, language: str, names: str) -> Non
             assert [text for text in texts.values() if "…" in text] == [], screen_name
             for car, text in written.items():  # a second line starts at a letter
                 assert text.startswith(labels[car]), (screen_name, text)
+                # the name whole on its line, its points after it or on the next
+                # ("김수한무거북이와두루" / "미삼: 11" broke it; found by a table test)
+                assert texts[car].split("\n")[0].startswith(labels[car]), (screen_name,
+                                                                          texts[car])
                 if totals:  # "{car}: {points}", the points whole
                     assert text.endswith(f"{totals[car]}"), text
                 assert READABLE_PX <= chart.name_sizes[car] <= app.fs_small, text
@@ -287,6 +291,9 @@ def test_a_chart_name_shrinks_then_takes_two_lines_before_it_is_cut() -> None:
     # too long at the floor: two lines, the end of the name with the points (a Latin word
     # broken with a hyphen: not "Bartholomews:" / "15")
     two = fit_name(latin, points(15), 15, FIT.width("Bartholomews:", 15))
+    assert (two.text, two.lines, two.size) == ("Bartholomews\n: 15", 2, 15)
+    # the name itself too long at the floor: broken inside, its end with the points
+    two = fit_name(latin, points(15), 15, FIT.width(latin, READABLE_PX) - 1)
     assert (two.text, two.lines, two.size) == ("Bartholom-\news: 15", 2, 15)
     # not on two lines (the column's height): shortened at the floor, the points kept
     cut = fit_name(latin, points(15), 15, FIT.width("Bartholomews:", READABLE_PX) - 1,
@@ -298,7 +305,7 @@ def test_a_chart_name_shrinks_then_takes_two_lines_before_it_is_cut() -> None:
     broken = fit_name(chinese, points(9, "："), 15, room)
     assert broken.text == f"{chinese[:7]}\n{chinese[7:]}：9" and broken.lines == 2
     assert "\n：" not in fit_name("AAAA歐陽", points(9, "："), 15,
-                                   FIT.width("AAAA歐陽", 15)).text
+                                   FIT.width("AAAA歐陽", READABLE_PX) - 1).text
     # one size for the column: the largest every name allows
     labels = [(latin, points(15)), ("Ana", points(3))]
     column = fit_column(labels, 15, whole - 2, 1000)
@@ -320,8 +327,9 @@ def test_a_chart_name_shrinks_then_takes_two_lines_before_it_is_cut() -> None:
 def test_a_chart_name_on_two_lines_keeps_its_points_with_its_end(colon: str) -> None:
     """A chart's label on two lines broke after the colon and left the points alone on the
     second line ("Bartholomews：" / "7"; found by a table test). In any room that takes two
-    lines, the second starts inside the name: its end stays with the points; the two lines
-    read as the whole label (a Latin word broken with a hyphen)."""
+    lines, the first is the whole name and the second the colon with the points, or (the
+    name too long for a line) the second starts inside the name: its end stays with the
+    points; the two lines read as the whole label (a Latin word broken with a hyphen)."""
     from companion.ui.app.settings import register_font
     from companion.ui.widgets.chart_names import fit_name
     from companion.ui.widgets.measure import READABLE_PX
@@ -342,11 +350,38 @@ def test_a_chart_name_on_two_lines_keeps_its_points_with_its_end(colon: str) -> 
                 seen += 1
                 first, second = fitted.text.split("\n")
                 assert not second.startswith(str(points)), (fitted.text, room)
-                assert second.split(colon.strip())[0].strip(), (fitted.text, room)
+                # the name whole on the first line, else broken with its end on the second
+                assert first == name or second.split(colon.strip())[0].strip(), (
+                    fitted.text, room)
                 rejoined = (first[:-1] if first.endswith("-") and name[0].isascii()
                             else first + (" " if first + " " + second == label else ""))
                 assert rejoined + second == label, (fitted.text, label)
     assert seen > 20  # two-line labels were tried
+
+
+@pytest.mark.parametrize("colon", [": ", "："])
+def test_a_chart_name_that_fits_a_line_is_not_broken(colon: str) -> None:
+    """The points chart broke twelve-letter names at 800x480: "김수한무거북이와두루" / "미삼:
+    11", "諸葛孔明司馬仲達夏侯" / "元讓: 9" (found by a table test). Where the name fits a
+    line, at the chart's size or smaller down to the readable floor, it is whole on the first
+    line and the colon and the points on the second; the lap chart's mark likewise."""
+    from companion.ui.app.settings import register_font
+    from companion.ui.widgets.chart_names import fit_name
+    from companion.ui.widgets.measure import READABLE_PX
+    from companion.ui.widgets.text_fit import FIT
+
+    register_font()
+    for name in ("김수한무거북이와두루미삼", "諸葛孔明司馬仲達夏侯元讓", "Bartholomews"):
+        label = f"{name}{colon}11"
+        at_size = fit_name(name, lambda n: f"{n}{colon}11", 15, FIT.width(name, 15) + 1)
+        assert (at_size.text, at_size.size) == (f"{name}\n{colon.strip()}11".replace(
+            ":11", ": 11"), 15), label
+        smaller = fit_name(name, lambda n: f"{n}{colon}11", 15,
+                           FIT.width(name, READABLE_PX) + 1)
+        assert smaller.text.split("\n")[0] == name and smaller.lines == 2, smaller.text
+        assert READABLE_PX <= smaller.size < 15
+        out = fit_name(name, lambda n: f"{n} (out)", 15, FIT.width(name, 15) + 1)
+        assert out.text == f"{name}\n(out)", out.text
 
 
 def test_the_saved_line_speaks_only_of_its_own_season(ui) -> None:
@@ -497,9 +532,9 @@ def test_the_lap_chart_writes_names_whole_and_no_leader_across_the_race(ui) -> N
     race to its name by a leader from where its line ended across the lines of the cars that
     raced on (found by a table test); then cut it on one line, "歐陽娜娜司馬長風上…（淘汰）"
     (found by a table test). Every name is whole with its mark, at the readable floor or
-    larger, on one line or on two (the second line more than one letter of the name before
-    the mark); along the straight way from where a car out of the race ended to its name,
-    the plot has none of its colour (no leader), in en, zh_TW and ko."""
+    larger, on one line or on two (the second line the mark alone, or more than one letter
+    of the name before it); along the straight way from where a car out of the race ended to
+    its name, the plot has none of its colour (no leader), in en, zh_TW and ko."""
     from companion.engine import CarEntry, RaceSetup
     from companion.racesim import HotDriver, run_race
     from companion.ui.widgets.lap_chart import out_label
@@ -537,7 +572,8 @@ def test_the_lap_chart_writes_names_whole_and_no_leader_across_the_race(ui) -> N
             assert "…" not in text and chart.name_sizes[car] >= READABLE_PX, (language, text)
             second = text.split("\n")[1:]
             if second and car in chart.chart.out:  # not one letter alone before the mark
-                assert len(second[0]) - len(out_label("").strip()) > 1, (language, text)
+                assert second[0] == out_label("").strip() or (
+                    len(second[0]) - len(out_label("").strip()) > 1), (language, text)
         texture = chart.export_as_image().texture
         picture = (texture.size[0], texture.pixels)
         left, right = chart.x + fs * 2.2, min(b[0] for b in chart.name_boxes.values()) - fs

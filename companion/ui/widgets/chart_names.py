@@ -4,10 +4,13 @@ whole at the chart's text size; else whole and smaller, down to the readable flo
 floor, the points after it ("Ana: 19") never cut. A table test saw "Bartholom…: 15" where the
 whole name would have read at a somewhat smaller size, or on two lines.
 
-A label breaks onto a second line inside the name, so that its end stays with the points
-("Bartholomews:" / "7" left the points alone, found by a table test): at a space, or between two
-letters of which one is not Latin (inside a Chinese or Korean name); only else inside a Latin
-word, with a hyphen ("Bartholo-" / "mews: 7")."""
+A label on two lines keeps the name whole on the first and the rest, the colon with the points,
+on the second ("김수한무거북이와두루미삼" / ": 11": breaking inside the name, "김수한무거북이와두루"
+/ "미삼: 11", was found by a table test), never the points alone ("Bartholomews:" / "7", found
+by a table test). Only where the name itself is too long for a line does the label break
+inside it, so that its end stays with the points: at a space, or between two letters of which
+one is not Latin (inside a Chinese or Korean name); only else inside a Latin word, with a
+hyphen ("Bartholo-" / "mews: 7")."""
 
 from __future__ import annotations
 
@@ -106,6 +109,22 @@ def two_lines(text: str, size: float, room: float, name: str | None = None) -> s
     return None
 
 
+def name_then_rest(text: str, size: float, room: float, name: str) -> str | None:
+    """``text`` on two lines of at most ``room`` pixels at ``size``: ``name`` whole ending the
+    first, what follows it on the second ("김수한무거북이와두루미삼" / ": 11"; the points chart
+    broke it "김수한무거북이와두루" / "미삼: 11", found by a table test). None when the name
+    is not in ``text``, nothing follows it, or a line does not fit."""
+    start = text.find(name)
+    if start < 0 or not name:
+        return None
+    end = start + len(name)
+    first, second = text[:end].rstrip(), text[end:].lstrip()
+    if not (first and second) or FIT.width(first, size) > room or (
+            FIT.width(second, size) > room):
+        return None
+    return f"{first}\n{second}"
+
+
 def middle_lines(name: str, size: float, room: float) -> str | None:
     """``name`` alone on two lines of at most ``room`` pixels at ``size``, broken where the two
     lines come nearest to the same width: at a space, or between two letters where
@@ -146,13 +165,19 @@ def fit_cell(name: str, size: float, room: float) -> FittedName:
 def fit_name(name: str, label: Callable[[str], str], size: float, room: float,
              two: bool = True) -> FittedName:
     """``label(name)`` in ``room`` pixels: at ``size``, else smaller down to the floor, else
-    (when ``two``) on two lines, as large as they allow, else shortened at the floor."""
+    (when ``two``) on two lines, as large as they allow: the name whole on the first and
+    what follows it on the second (:func:`name_then_rest`) at any size down to the floor
+    before the name is broken (:func:`two_lines`); else shortened at the floor."""
     whole = label(name)
     sizes = _sizes(size)
     for font in sizes:
         if FIT.width(whole, font) <= room:
             return FittedName(whole, font, 1)
     if two:
+        for font in sizes:  # the name whole on its line, down to the floor
+            broken = name_then_rest(whole, font, room, name)
+            if broken is not None:
+                return FittedName(broken, font, 2)
         for font in sizes:
             broken = two_lines(whole, font, room, name)
             if broken is not None:
@@ -166,6 +191,11 @@ def fit_name(name: str, label: Callable[[str], str], size: float, room: float,
         else:
             high = middle - 1
     return FittedName(label(name[:low].rstrip() + ELLIPSIS), floor, 1)
+
+
+def whole_name(name: str, fitted: FittedName) -> bool:
+    """``fitted`` writes ``name`` whole, on its first line."""
+    return not fitted.cut and fitted.text.split("\n")[0].find(name) >= 0
 
 
 def label_height(fitted: FittedName) -> float:

@@ -27,7 +27,7 @@ from kivy.properties import ObjectProperty
 from kivy.uix.widget import Widget
 
 from ..views.names import COLOUR_RGB
-from .chart_names import FittedName, fit_column, label_height, label_width
+from .chart_names import FittedName, fit_column, label_height, label_width, whole_name
 from .text_fit import FIT
 
 GREY = (0.5, 0.5, 0.5)
@@ -135,6 +135,9 @@ NAMES_SHARE = 0.45
 """The most of the chart's width right of the plot: the leaders to the names, the names, a
 margin (it was 40 % for the names with a margin of 1.6 text sizes; the names gained the
 margin)."""
+WIDER_STEP = 0.02
+"""How much wider, as a share of the chart, each try of a wider name column is (a chart that
+has room for it widens its names' column only as far as keeps its names whole)."""
 NAMES_GAP = 1.0
 """From the plot's edge to the names, in the chart's text sizes (the leaders)."""
 KEYS_GAP = 1.0
@@ -207,6 +210,8 @@ class LineChart(Widget):  # type: ignore[misc]
         self.x_numbers: list[tuple[str, Box]] = []
         """The numbers of the x axis the last drawing wrote, and where."""
         self.inks: dict[str, CarInk] = {}
+        self.names_share = NAMES_SHARE
+        """The most of the width the names took in the last drawing (:meth:`fitted_names`)."""
         app = App.get_running_app()
         if app is not None and hasattr(app, "theme_name"):
             app.bind(theme_name=self._theme_changed)  # a weak reference: no leak
@@ -272,17 +277,40 @@ class LineChart(Widget):  # type: ignore[misc]
         where a name of one line is centred); none on two lines without ``two_lines``
         (``keys``: :meth:`names_gap`)."""
         fs = app.fs_small
-        room = self.width * NAMES_SHARE - self.names_gap(app, keys) - fs * NAMES_MARGIN
         cars = list(labels)
-        fitted = fit_column([(self.name(car), labels[car]) for car in cars], fs, room,
-                            high - low + fs * NAME_PITCH, two_lines)
+        named = [(self.name(car), labels[car]) for car in cars]
+
+        def fitted_at(share: float) -> list[FittedName]:
+            room = self.width * share - self.names_gap(app, keys) - fs * NAMES_MARGIN
+            return fit_column(named, fs, room, high - low + fs * NAME_PITCH, two_lines)
+
+        def broken(fitted: list[FittedName]) -> int:
+            return sum(not whole_name(name, text)
+                       for (name, _label), text in zip(named, fitted, strict=True))
+
+        # a name broken or cut: the column takes what more of the plot's room it needs to
+        # keep the names whole, no more (the plot's lines crowded where it took all of it)
+        self.names_share = NAMES_SHARE
+        fitted = fitted_at(NAMES_SHARE)
+        wide = self.widest_names_share(app)
+        share = NAMES_SHARE
+        while broken(fitted) and share < wide:
+            share = min(wide, share + WIDER_STEP)
+            wider = fitted_at(share)
+            if broken(wider) < broken(fitted):
+                fitted, self.names_share = wider, share
         return dict(zip(cars, fitted, strict=True))
+
+    def widest_names_share(self, app: Any) -> float:
+        """The most of the chart's width its names may take where :data:`NAMES_SHARE` would
+        break or cut a name (a chart that knows the least room its plot needs says more)."""
+        return NAMES_SHARE
 
     def names_width(self, app: Any, names: Sequence[FittedName], keys: bool = False) -> float:
         """The room right of the plot: the leaders, the names, the margin (at most
         :data:`NAMES_SHARE` of the chart; ``keys``: :meth:`names_gap`)."""
         widest = max((label_width(name) for name in names), default=0)
-        return float(min(self.width * NAMES_SHARE,
+        return float(min(self.width * self.names_share,
                          widest + self.names_gap(app, keys) + app.fs_small * NAMES_MARGIN))
 
     def _car_lines(self, app: Any, lines: dict[str, tuple[list[float], FittedName]],

@@ -19,6 +19,9 @@ RACE_PX = 20.0
 """The least room a race takes on the plot: a dot (12 px) and a gap most of one as wide (a
 twelve-race season had 11 px a race, at 800x480, its lines and dots crowded together)."""
 
+WIDEST_NAMES = 0.65
+"""The most of the chart's width its names take where a name would otherwise be broken."""
+
 
 def name_label(name: str, points: int) -> str:
     """What the chart writes at the end of a car's line: its name and its points."""
@@ -56,6 +59,15 @@ class PointsChartView(LineChart):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.bind(pos=self.redraw, size=self.redraw, series=self.redraw, labels=self.redraw)
+
+    def widest_names_share(self, app: Any) -> float:
+        """Where a name would be broken or cut, the names take what the plot does not need
+        (its numbers and :data:`RACE_PX` a race), up to :data:`WIDEST_NAMES`: a 12-letter
+        Chinese or Korean name whole on its line ("김수한무거북이와두루" / "미삼: 11" at 800x480,
+        found by a table test)."""
+        races = max(1, int(self.races or 1))
+        plot = app.fs_small * Y_AXIS + races * RACE_PX
+        return max(NAMES_SHARE, min(WIDEST_NAMES, 1 - plot / max(1.0, self.width)))
 
     def redraw(self, *_args: Any) -> None:
         self.canvas.clear()
