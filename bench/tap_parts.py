@@ -23,7 +23,8 @@ the parts called inside it):
 * ``unaccounted``: the work no part above holds.
 
 The race's last tap (it opens Results: ``bench/app.py`` gives its figures apart) is left out.
-Each tap is counted: label updates, texts rendered, layouts, kv rules evaluated. Printed for the
+Each tap is counted: label updates, texts rendered, layouts, kv rules evaluated, prompts built
+(``RacePanel._build``), widgets built, widgets put in a parent and taken out of one. Printed for the
 slowest 5% of the race's taps, for every tap over the 4 ms goal and for the 20 middle taps;
 ``--kinds`` adds a line per kind of tap (a card key, a gear, each React choice): how many, their
 work's p50 and p90, how many are over the goal, their four largest parts and counts.
@@ -169,6 +170,12 @@ def instrument(parts: Parts) -> None:
     parts.count(text_cache.LabelTextures, "_render", "texts rendered")
     parts.count(BoxLayout, "do_layout", "layouts")
     parts.count(GridLayout, "do_layout", "layouts")
+    parts.count(race_panel.RacePanel, "_build", "prompts built")
+    from kivy.uix.widget import Widget
+
+    parts.count(Widget, "__init__", "widgets built")
+    parts.count(Widget, "add_widget", "widgets added")
+    parts.count(Widget, "remove_widget", "widgets removed")
     from companion.ui.widgets import kv_rules
 
     kv_rules.install()  # the app's evaluation of kv rules (its build would put it in), counted
