@@ -205,7 +205,7 @@ def test_a_letter_refused_beside_a_clash_keeps_the_clash_said(ui, app800, langua
     _typed(ui, field, MORE[language])
     assert field.text == names[4]
     assert _title(screen) == (clash.said, "warn")  # the clash kept
-    refused = find(screen, "name refused")
+    refused = find(screen, "refused name")
     assert refused.text == SAID[language] and refused.tone == "warn"  # and the refusal said
     assert go.disabled and go.why_disabled == clash.why
     field.focus = False
