@@ -538,7 +538,8 @@ class EventLog:
         was = db.execute("SELECT over FROM races WHERE id = ?", (race_id,)).fetchone()
         if not was or not was[0]:
             return
-        after = self._followed(db, race_id)
+        tables = self._table_names(db)
+        after = self._followed(db, race_id, tables)
         if after is not None:
             raise FinishStandsError(race_id, *after)
         # a later race's Garage draft opened and nothing picked yet was dealt from this
@@ -546,8 +547,8 @@ class EventLog:
         # next Garage draft is dealt from the result of then (an opened draft blocked the
         # undo, though nothing had been chosen in it and it could not be closed: found by a
         # table test)
-        link = self._season_link(db, race_id)
-        if link is not None and "drafts" in self._table_names(db):
+        link = self._season_link(db, race_id, tables)
+        if link is not None and "drafts" in tables:
             db.execute("UPDATE drafts SET state = 'abandoned' WHERE season_id = ? AND "
                        "race_no > ? AND state = 'open'", link)
 
@@ -557,30 +558,34 @@ class EventLog:
         ``("draft", n)``, the Garage draft of race n is under way; None: nothing (or a race
         of no season)."""
         with self.reading() as db:
-            return self._followed(db, race_id)
+            return self._followed(db, race_id, self._table_names(db))
 
     @staticmethod
     def _table_names(db: sqlite3.Connection) -> set[str]:
         return {str(row[0]) for row in db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
 
-    def _season_link(self, db: sqlite3.Connection, race_id: str) -> tuple[str, int] | None:
-        """``(season_id, race_no)`` of a season race, None for a race of no season."""
-        if "season_races" not in self._table_names(db):
+    @staticmethod
+    def _season_link(db: sqlite3.Connection, race_id: str,
+                     tables: set[str]) -> tuple[str, int] | None:
+        """``(season_id, race_no)`` of a season race, None for a race of no season
+        (``tables``: the log's, :meth:`_table_names`)."""
+        if "season_races" not in tables:
             return None
         link = db.execute("SELECT season_id, race_no FROM season_races WHERE race_id = ?",
                           (race_id,)).fetchone()
         return None if link is None else (str(link[0]), int(link[1]))
 
-    def _followed(self, db: sqlite3.Connection, race_id: str) -> tuple[str, int] | None:
-        link = self._season_link(db, race_id)
+    def _followed(self, db: sqlite3.Connection, race_id: str,
+                  tables: set[str]) -> tuple[str, int] | None:
+        link = self._season_link(db, race_id, tables)
         if link is None:
             return None
         later = db.execute("SELECT MIN(race_no) FROM season_races WHERE season_id = ? AND "
                            "race_no > ?", link).fetchone()
         if later is not None and later[0] is not None:
             return "race", int(later[0])
-        if "drafts" not in self._table_names(db):
+        if "drafts" not in tables:
             return None
         # a draft under way is one with a pick (a swap, No swap) in effect: one opened with
         # nothing chosen is set aside by the undo (_check_unfinish)

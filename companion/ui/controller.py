@@ -766,13 +766,18 @@ class RaceController:
         the Boost tap, and only that, saying so: it took back the car's whole reveal (found
         by a table test). Nothing was recorded; the car is at React with its Boost on offer
         again, and Undo again takes back the last recorded input."""
+        self._entry.boosting = False
+        return self._undone_tap(lambda car: _(
+            "Undone: the Boost tapped for {car}, its card not yet entered; Boost is offered "
+            "again.").format(car=car))
+
+    def _undone_tap(self, words: Callable[[str], str]) -> bool:
+        """A React tap not recorded (Boost, "Cannot pay") taken back: ``words(car)`` said
+        as an Undo's headline, nothing moved, the log unchanged."""
         car = self.state.current_car
         state = self.state
-        self._entry.boosting = False
         self._error = None
-        self._lines = [Line(lambda: _(
-            "Undone: the Boost tapped for {car}, its card not yet entered; Boost is offered "
-            "again.").format(car=car_label(state, car or "")), car, headline=True)]
+        self._lines = [Line(lambda: words(car_label(state, car or "")), car, headline=True)]
         self._moved = frozenset()
         self._changed()
         return True
@@ -787,17 +792,10 @@ class RaceController:
         """Undo at the keypad React's "Cannot pay" opened, nothing typed on it, takes back
         that tap, and only that (it took back the car's whole reveal, as at the Boost
         keypad)."""
-        car = self.state.current_car
-        state = self.state
         self._entry.clear()
-        self._error = None
-        self._lines = [Line(lambda: _(
+        return self._undone_tap(lambda car: _(
             "Undone: \"{choice}\" tapped for {car}, no flipped card entered yet; it is "
-            "offered again.").format(choice=_("Cannot pay"), car=car_label(state, car or "")),
-            car, headline=True)]
-        self._moved = frozenset()
-        self._changed()
-        return True
+            "offered again.").format(choice=_("Cannot pay"), car=car))
 
     def redo(self) -> bool:
         """Bring back what Undo took back (the same decision as one step)."""

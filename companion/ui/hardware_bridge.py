@@ -240,8 +240,6 @@ class HardwareBridge:
             if self.mode == "race":
                 self._button(event.button)
             elif self.mode in ("draft", "results"):
-                from hardware import TableButton
-
                 undo = self.draft_undo if self.mode == "draft" else self.results_undo
                 if event.button is TableButton.UNDO and undo is not None:
                     undo()

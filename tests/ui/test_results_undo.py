@@ -146,7 +146,9 @@ def test_results_undo_is_refused_while_the_next_race_s_draft_is_under_way(ui) ->
     screen = _open_from_races(ui, first)
     button = find(screen, "undo finish")
     assert button.disabled
-    assert button.why_disabled.startswith("The Garage draft for race 2 has begun")
+    assert button.why_disabled == ("A pick of the Garage draft for race 2, dealt from this "
+                                   "race's result, is recorded: undo every pick on the Garage "
+                                   "draft screen first.")
 
 
 def test_results_undo_after_a_restart_and_its_redo_after_another(ui) -> None:

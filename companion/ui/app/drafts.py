@@ -78,7 +78,7 @@ class DraftMixin:
         lost by a new deal). :raises DealChanged: it deals otherwise, a pick in effect."""
         from companion.storage.drafts import UnknownDraftError
 
-        from ..views.draft_lock import DealChanged, in_effect, same_deal
+        from ..views.draft_lock import DealChanged, same_deal
 
         try:
             stored = self.log().drafts.draft(carry)
@@ -87,7 +87,7 @@ class DraftMixin:
         if not stored.open:
             return False
         if not same_deal(stored.start, start.start):
-            if in_effect(stored.inputs) > 0:
+            if self.draft_picks(carry) > 0:
                 raise DealChanged(carry)
             return False
         self._replayed(stored, flow)

@@ -25,9 +25,6 @@ from companion import i18n
 HARDWARE_POLL_S = 0.25
 """The slow hardware interval: LED timers and hub status (inputs are drained at once)."""
 
-"""Screen name -> what the table's inputs do while it shows (``HardwareBridge.mode``; any
-other screen: ``idle``)."""
-
 HardwareFactory = Callable[[Any], Any]
 """``factory(queue) -> hardware``: ``hardware.detect`` by default; tests pass a FakeTable."""
 

@@ -17,7 +17,7 @@ changed (``DraftStore.begin``'s ``carry`` records it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from companion.i18n import _
@@ -60,12 +60,6 @@ def deal_changed() -> str:
     """Start race, should the form deal another draft all the same: refused."""
     return _("A pick of this race's Garage draft is recorded, and this setup deals another "
              "draft: undo every pick on the Garage draft screen first.")
-
-
-def in_effect(inputs: Iterable[Mapping[str, Any]]) -> int:
-    """The inputs of a stored draft still in effect: each undo takes one back (as
-    ``DraftStore.open_drafts`` counts them)."""
-    return sum(-1 if entry.get("kind") == "undo" else 1 for entry in inputs)
 
 
 def same_deal(stored: Mapping[str, Any], start: Mapping[str, Any]) -> bool:

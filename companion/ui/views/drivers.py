@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from companion.i18n import LANGUAGES, _, translation
 from companion.i18n.counts import fill
 
+from .name_length import kept
 from .names import CAR_COLOURS, COLOUR_NAMES, colour_name
 
 MAX_LEGENDS = 5
@@ -37,7 +38,7 @@ class Driver:
         """The name the race or season keeps: the name typed (spaces trimmed), else "" for
         a driver left unnamed, who is then shown by the colour's name in the language of the
         moment ("Red", "紅", "빨강"), not frozen in the language the race was made in."""
-        return " ".join(self.name.split())
+        return kept(self.name)
 
 
 @dataclass(frozen=True)

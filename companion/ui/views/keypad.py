@@ -39,7 +39,7 @@ from companion.engine.gate import COPIES_IN_DECK
 from companion.i18n import N_, _
 from companion.i18n.counts import fill
 
-from .names import colour_name
+from .names import car_name
 from .race_view import RaceView
 from .words import design_name, render
 
@@ -228,7 +228,7 @@ class Entry:
             # said "Every Sponsorship 3 card ... is already entered" of a design it never had)
             return fill(_("{car} holds {count} Sponsorship card(s): {count} of {count} "
                           "entered. Tap < to change one."),
-                        car=driver_name(car), count=car.sponsor_cards)
+                        car=car_name(car), count=car.sponsor_cards)
         if key.startswith("up:"):
             return _("Every {card} card this car has is already entered.").format(
                 card=design_name(key[3:]))
@@ -277,11 +277,6 @@ class Entry:
             flips_text += ["?"] * (self.unpaid_needed - len(self.unpaid))
             shown.append(_("unpaid: {flips}").format(flips=",".join(flips_text)))
         return between.join(shown)
-
-
-def driver_name(car: CarState) -> str:
-    """The driver's name as the race shows it (the colour's name for a car with none)."""
-    return car.name if car.name and car.name != car.id else colour_name(car.id)
 
 
 def basic_in_play(parsed: Parsed, unpaid: list[int], shown: tuple[int, ...]) -> list[int]:

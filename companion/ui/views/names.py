@@ -7,6 +7,7 @@ as its colour's name; a track is shown by its name in the current language.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from companion.i18n import N_, _
@@ -54,43 +55,34 @@ def legend_name(colour: str) -> str:
     return _("Legend {colour}").format(colour=colour_name(colour))
 
 
+@cache
 def legend_names() -> frozenset[str]:
     """Every Legend's name in every language the app speaks ("Legend Grey", "레전드 회색",
     "傳奇灰色"): the names no line of the app breaks inside where they fit one
     (``widgets.line_breaks.names_kept``)."""
-    global _legend_names
-    if _legend_names is None:
-        from companion.i18n import LANGUAGES, translation
+    from companion.i18n import LANGUAGES, translation
 
-        names: set[str] = set()
-        for language in LANGUAGES:
-            catalog = translation(language)
-            names.update(catalog.gettext("Legend {colour}").format(
-                colour=catalog.gettext(COLOUR_NAMES[colour])) for colour in CAR_COLOURS)
-        _legend_names = frozenset(names)
-    return _legend_names
-
-
-_legend_names: frozenset[str] | None = None
+    names: set[str] = set()
+    for language in LANGUAGES:
+        catalog = translation(language)
+        names.update(catalog.gettext("Legend {colour}").format(
+            colour=catalog.gettext(COLOUR_NAMES[colour])) for colour in CAR_COLOURS)
+    return frozenset(names)
 
 
 def car_label(state: RaceState | None, car_id: str) -> str:
     """A driver's name, or "Legend Black" for a Legend, or the colour name."""
     if state is not None and car_id in state.index:
-        car = state.car(car_id)
-        if car.legend:
-            return legend_name(car_id)
-        if car.name and car.name != car_id:
-            return car.name
+        return car_name(state.car(car_id))
     return colour_name(car_id)
 
 
 def car_name(car: Any) -> str:
-    """A season's car (a ``CarEntry``) as the table knows it: the driver's name, or "Legend
-    Black"."""
+    """A car (a season's ``CarEntry``, a race's ``CarState``) as the table knows it: the
+    driver's name, "Legend Black", or the colour's name for a driver left unnamed."""
     if car.legend:
         return legend_name(car.id)
-    return str(car.name or colour_name(car.id))
+    return str(car.name) if car.name and car.name != car.id else colour_name(car.id)
 
 
 def season_name(name: str) -> str:
@@ -104,18 +96,13 @@ def season_name(name: str) -> str:
     return _(CUSTOM_SEASON_NAME) if name in _custom_season_names() else name
 
 
+@cache
 def _custom_season_names() -> frozenset[str]:
     """:data:`CUSTOM_SEASON_NAME` in every language the app speaks."""
-    global _custom_names
-    if _custom_names is None:
-        from companion.i18n import LANGUAGES, translation
+    from companion.i18n import LANGUAGES, translation
 
-        _custom_names = frozenset(translation(language).gettext(CUSTOM_SEASON_NAME)
-                                  for language in LANGUAGES)
-    return _custom_names
-
-
-_custom_names: frozenset[str] | None = None
+    return frozenset(translation(language).gettext(CUSTOM_SEASON_NAME)
+                     for language in LANGUAGES)
 
 
 def track_title(track_id: str) -> str:

@@ -101,5 +101,8 @@ def finish_stands(followed: tuple[str, int] | None, read_only: bool) -> Text | N
     if what == "race":
         return lambda: _("Race {number} of this season has started: this race's result "
                          "stands and cannot be undone.").format(number=number)
-    return lambda: _("The Garage draft for race {number} has begun from this race's "
-                     "result: it stands and cannot be undone.").format(number=number)
+    # what frees it said too: with every pick undone the draft is set aside by the undo
+    # (it said "it stands and cannot be undone", which every pick undone made untrue)
+    return lambda: _("A pick of the Garage draft for race {number}, dealt from this race's "
+                     "result, is recorded: undo every pick on the Garage draft screen "
+                     "first.").format(number=number)
